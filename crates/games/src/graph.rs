@@ -28,7 +28,10 @@ impl Graph {
         assert!(n < u32::MAX as usize && edges.len() < u32::MAX as usize);
         let mut offsets = vec![0u32; n + 1];
         for &(from, to) in edges {
-            assert!((from as usize) < n && (to as usize) < n, "edge endpoint out of range");
+            assert!(
+                (from as usize) < n && (to as usize) < n,
+                "edge endpoint out of range"
+            );
             offsets[from as usize + 1] += 1;
         }
         for v in 0..n {
@@ -73,7 +76,9 @@ pub fn topological_order(graph: &Graph) -> Result<Vec<u32>, CycleError> {
     for &w in &graph.targets {
         in_degree[w as usize] += 1;
     }
-    let mut order: Vec<u32> = (0..n as u32).filter(|&v| in_degree[v as usize] == 0).collect();
+    let mut order: Vec<u32> = (0..n as u32)
+        .filter(|&v| in_degree[v as usize] == 0)
+        .collect();
     let mut next = 0;
     while next < order.len() {
         let v = order[next];
@@ -183,7 +188,10 @@ mod tests {
         // The last vertex is a sink and loses; labels alternate back to the start.
         assert_eq!(labels[(n - 1) as usize], Outcome::Lose);
         assert_eq!(labels[0], Outcome::Win);
-        assert_eq!(labels.iter().filter(|l| l.is_win()).count(), (n / 2) as usize);
+        assert_eq!(
+            labels.iter().filter(|l| l.is_win()).count(),
+            (n / 2) as usize
+        );
         let values = grundy_values(&g).unwrap();
         assert_eq!(values[0], 1);
         assert_eq!(values[1], 0);

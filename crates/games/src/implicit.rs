@@ -94,7 +94,11 @@ pub fn minimax<G: ScoredGame>(
     let mut value = vec![0i64; explored.positions.len()];
     for &v in order.iter().rev() {
         let position = &explored.positions[v as usize];
-        let children = explored.graph.successors(v).iter().map(|&w| value[w as usize]);
+        let children = explored
+            .graph
+            .successors(v)
+            .iter()
+            .map(|&w| value[w as usize]);
         value[v as usize] = if explored.graph.successors(v).is_empty() {
             game.terminal_score(position)
         } else if game.maximiser_to_move(position) {

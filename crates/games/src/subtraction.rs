@@ -24,12 +24,10 @@ pub fn grundy_table(pile: usize, moves: &[usize]) -> Vec<u32> {
     let mut values = vec![0u32; pile + 1];
     let mut mex = Mex::default();
     for i in 1..=pile {
-        values[i] = mex.of(
-            moves
-                .iter()
-                .filter(|&&take| take <= i)
-                .map(|&take| values[i - take]),
-        );
+        values[i] = mex.of(moves
+            .iter()
+            .filter(|&&take| take <= i)
+            .map(|&take| values[i - take]));
     }
     values
 }

@@ -97,11 +97,23 @@ mod tests {
 
     #[test]
     fn first_losing_positions() {
-        let expected = [(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13), (9, 15), (11, 18)];
+        let expected = [
+            (0, 0),
+            (1, 2),
+            (3, 5),
+            (4, 7),
+            (6, 10),
+            (8, 13),
+            (9, 15),
+            (11, 18),
+        ];
         for (k, &(a, b)) in expected.iter().enumerate() {
             assert_eq!(losing_position(k as u64), (a, b));
         }
-        assert_eq!(&losing_positions_up_to(11)[..8], &expected.map(|(a, b)| (a as usize, b as usize)));
+        assert_eq!(
+            &losing_positions_up_to(11)[..8],
+            &expected.map(|(a, b)| (a as usize, b as usize))
+        );
     }
 
     #[test]

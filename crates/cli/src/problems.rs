@@ -1,0 +1,261 @@
+//! `grundy problems …`: the catalogue from the terminal.
+
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
+use grundy_problems::verify::{self, Report};
+use grundy_problems::{Catalogue, Problem};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the problems as a table.
+    List {
+        /// Only problems with this tag.
+        #[arg(long)]
+        tag: Option<String>,
+        /// Only problems of this difficulty (easy, medium, hard).
+        #[arg(long)]
+        difficulty: Option<String>,
+    },
+    /// Print a problem's statement, limits and samples.
+    Show {
+        slug: String,
+        /// Statement language (en, vi).
+        #[arg(long, default_value = "en")]
+        lang: String,
+    },
+    /// Write the generated tests as <DIR>/<subtask>/NN.in and NN.ans, and the samples.
+    Tests {
+        slug: String,
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Read a test input on stdin, validate it, and print the reference answer.
+    Solve { slug: String },
+    /// Check every problem (or one): tests valid, reference agrees with brute force and closed
+    /// forms, samples reproduce. Exits non-zero on any failure.
+    Verify { slug: Option<String> },
+}
+
+pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
+    let catalogue = match problems_dir {
+        Some(dir) => Catalogue::from_dir(dir)
+            .with_context(|| format!("loading problems from {}", dir.display()))?,
+        None => Catalogue::builtin().context("loading the built-in catalogue")?,
+    };
+    let find = |slug: &str| -> Result<&Problem> {
+        catalogue
+            .get(slug)
+            .with_context(|| format!("no problem named {slug:?} (see `grundy problems list`)"))
+    };
+    match command {
+        Command::List { tag, difficulty } => {
+            list(&catalogue, tag.as_deref(), difficulty.as_deref())
+        }
+        Command::Show { slug, lang } => show(find(&slug)?, &lang),
+        Command::Tests { slug, out } => write_tests(find(&slug)?, &out),
+        Command::Solve { slug } => solve(find(&slug)?),
+        Command::Verify { slug } => match slug {
+            Some(slug) => verify_all(&[find(&slug)?]),
+            None => verify_all(&catalogue.iter().collect::<Vec<_>>()),
+        },
+    }
+}
+
+fn list(catalogue: &Catalogue, tag: Option<&str>, difficulty: Option<&str>) -> Result<ExitCode> {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header([
+        "slug",
+        "title",
+        "difficulty",
+        "tags",
+        "time",
+        "memory",
+        "subtasks",
+        "tests",
+    ]);
+    let mut shown = 0;
+    for problem in catalogue.iter() {
+        let spec = &problem.spec;
+        if tag.is_some_and(|t| !spec.tags.iter().any(|x| x == t))
+            || difficulty.is_some_and(|d| spec.difficulty.as_str() != d)
+        {
+            continue;
+        }
+        shown += 1;
+        table.add_row([
+            spec.slug.clone(),
+            problem.title("en").to_string(),
+            spec.difficulty.as_str().to_string(),
+            spec.tags.join(", "),
+            format!("{} ms", spec.time_limit_ms),
+            format!("{} MiB", spec.memory_limit_mib),
+            spec.subtasks.len().to_string(),
+            problem.test_count().to_string(),
+        ]);
+    }
+    println!("{table}");
+    println!("{shown} of {} problems", catalogue.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(problem: &Problem, lang: &str) -> Result<ExitCode> {
+    let Some(statement) = problem.statement(lang) else {
+        let available: Vec<&str> = problem.statement_languages().collect();
+        bail!(
+            "{} has no statement in {lang:?} (available: {})",
+            problem.slug(),
+            available.join(", ")
+        );
+    };
+    let spec = &problem.spec;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", statement.trim_end())?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Limits: {} ms, {} MiB. Difficulty: {}. Tags: {}.",
+        spec.time_limit_ms,
+        spec.memory_limit_mib,
+        spec.difficulty.as_str(),
+        spec.tags.join(", ")
+    )?;
+    if let Some(source) = &spec.source {
+        writeln!(out, "Format: {source}.")?;
+    }
+    for sample in &problem.samples {
+        writeln!(
+            out,
+            "\n--- sample {} input ---\n{}--- sample {} output ---\n{}",
+            sample.name, sample.input, sample.name, sample.answer
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_tests(problem: &Problem, out: &Path) -> Result<ExitCode> {
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    let samples = out.join("samples");
+    std::fs::create_dir_all(&samples).with_context(|| format!("creating {}", samples.display()))?;
+    for sample in &problem.samples {
+        write(&samples.join(format!("{}.in", sample.name)), &sample.input)?;
+        write(
+            &samples.join(format!("{}.ans", sample.name)),
+            &sample.answer,
+        )?;
+    }
+    let mut written = 0;
+    for test in problem.tests() {
+        let subtask = &problem.spec.subtasks[test.subtask - 1];
+        let dir = out.join(format!("{}-{}", test.subtask, subtask.name));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        write(&dir.join(format!("{:02}.in", test.index)), &test.input)?;
+        write(&dir.join(format!("{:02}.ans", test.index)), &test.answer)?;
+        written += 1;
+    }
+    eprintln!(
+        "wrote {written} tests and {} samples of {} to {}",
+        problem.samples.len(),
+        problem.slug(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn solve(problem: &Problem) -> Result<ExitCode> {
+    let mut input = String::new();
+    if std::io::stdin().read_to_string(&mut input).is_err() {
+        eprintln!("invalid input: it is not UTF-8 text");
+        return Ok(ExitCode::FAILURE);
+    }
+    match problem.solver().solve_text(&input) {
+        Ok(answer) => {
+            std::io::stdout().lock().write_all(answer.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(error) => {
+            eprintln!("invalid input: {error}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+fn verify_all(problems: &[&Problem]) -> Result<ExitCode> {
+    let total: u64 = problems.iter().map(|p| verify::work_units(p)).sum();
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}")
+            .expect("a valid template"),
+    );
+    let mut reports: Vec<Report> = Vec::new();
+    for problem in problems {
+        bar.set_message(problem.slug().to_string());
+        reports.push(verify::verify(problem, &mut || bar.inc(1)));
+    }
+    bar.finish_and_clear();
+
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header([
+        "problem",
+        "tests",
+        "small positions",
+        "samples",
+        "agreements",
+        "time",
+        "result",
+    ]);
+    for report in &reports {
+        let agreements: Vec<String> = report
+            .agreements
+            .iter()
+            .map(|(method, n)| format!("{method}: {n}"))
+            .collect();
+        let result = if report.passed() {
+            Cell::new("ok").fg(Color::Green)
+        } else {
+            Cell::new(format!("{} failures", report.failures.len())).fg(Color::Red)
+        };
+        table.add_row(vec![
+            Cell::new(&report.slug),
+            Cell::new(report.tests),
+            Cell::new(report.small_positions),
+            Cell::new(report.samples),
+            Cell::new(agreements.join("\n")),
+            Cell::new(format!("{:.2?}", report.elapsed)),
+            result,
+        ]);
+    }
+    println!("{table}");
+    let failed: Vec<&Report> = reports.iter().filter(|r| !r.passed()).collect();
+    for report in &failed {
+        for failure in report.failures.iter().take(20) {
+            eprintln!("{}: {failure}", report.slug);
+        }
+        if report.failures.len() > 20 {
+            eprintln!("{}: … and {} more", report.slug, report.failures.len() - 20);
+        }
+    }
+    if failed.is_empty() {
+        println!("all {} problems verified", reports.len());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "{} of {} problems failed verification",
+            failed.len(),
+            reports.len()
+        );
+        Ok(ExitCode::FAILURE)
+    }
+}

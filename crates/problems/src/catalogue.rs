@@ -1,0 +1,374 @@
+//! The catalogue: problem folders (`problem.toml`, statements, samples) bound to their families.
+//!
+//! The built-in problems are compiled into the binary from the repository's `problems/` folder,
+//! so the service needs no files at run time; a folder on disk can be loaded the same way.
+
+use crate::families;
+use crate::family::{Params, Solver};
+use crate::seed::TestKey;
+use crate::spec::ProblemSpec;
+use include_dir::{Dir, include_dir};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+static BUILTIN: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../problems");
+
+/// Statement languages a problem may carry; English is required.
+pub const LANGUAGES: &[&str] = &["en", "vi"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("problem {slug}: {message}")]
+    Invalid { slug: String, message: String },
+    #[error("reading {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("two problems are named {0}")]
+    Duplicate(String),
+}
+
+fn invalid(slug: &str, message: impl Into<String>) -> LoadError {
+    LoadError::Invalid {
+        slug: slug.to_string(),
+        message: message.into(),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub name: String,
+    pub input: String,
+    pub answer: String,
+}
+
+/// One generated test with its reference answer. Numbers are 1-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestCase {
+    pub subtask: usize,
+    pub index: usize,
+    pub input: String,
+    pub answer: String,
+}
+
+pub struct Problem {
+    pub spec: ProblemSpec,
+    statements: BTreeMap<String, String>,
+    pub samples: Vec<Sample>,
+    solver: Arc<dyn Solver>,
+    params: Vec<Params>,
+}
+
+impl std::fmt::Debug for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Problem")
+            .field("slug", &self.spec.slug)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Problem {
+    /// Builds a problem from its files, keyed by path relative to the problem folder.
+    pub fn from_files(slug: &str, files: &BTreeMap<String, String>) -> Result<Problem, LoadError> {
+        let toml_text = files
+            .get("problem.toml")
+            .ok_or_else(|| invalid(slug, "problem.toml is missing"))?;
+        let spec: ProblemSpec = toml::from_str(toml_text)
+            .map_err(|e| invalid(slug, format!("problem.toml: {}", e.message())))?;
+        if spec.slug != slug {
+            return Err(invalid(
+                slug,
+                format!(
+                    "problem.toml names the slug {:?}, but the folder is {slug:?}",
+                    spec.slug
+                ),
+            ));
+        }
+        if !spec.title.contains_key("en") {
+            return Err(invalid(slug, "an English title (title.en) is required"));
+        }
+        if !(100..=60_000).contains(&spec.time_limit_ms) {
+            return Err(invalid(slug, "time_limit_ms must lie in 100..=60000"));
+        }
+        if !(16..=4096).contains(&spec.memory_limit_mib) {
+            return Err(invalid(slug, "memory_limit_mib must lie in 16..=4096"));
+        }
+        let solver = families::by_name(&spec.family).ok_or_else(|| {
+            invalid(
+                slug,
+                format!(
+                    "unknown family {:?} (known: {})",
+                    spec.family,
+                    families::NAMES.join(", ")
+                ),
+            )
+        })?;
+        if spec.subtasks.is_empty() {
+            return Err(invalid(slug, "at least one subtask is required"));
+        }
+        let points: u32 = spec.subtasks.iter().map(|s| s.points).sum();
+        if points != 100 {
+            return Err(invalid(
+                slug,
+                format!("subtask points add up to {points}, not 100"),
+            ));
+        }
+        let mut params = Vec::new();
+        for (number, subtask) in spec.subtasks.iter().enumerate() {
+            if subtask.tests == 0 || subtask.tests > 100 {
+                return Err(invalid(
+                    slug,
+                    format!("subtask {}: tests must lie in 1..=100", number + 1),
+                ));
+            }
+            params.push(
+                solver
+                    .params(&subtask.generator)
+                    .map_err(|e| invalid(slug, format!("subtask {} generator: {e}", number + 1)))?,
+            );
+        }
+
+        let mut statements = BTreeMap::new();
+        let mut sample_inputs = BTreeMap::new();
+        let mut sample_answers = BTreeMap::new();
+        for (path, text) in files {
+            if path == "problem.toml" {
+                continue;
+            }
+            if let Some(lang) = path
+                .strip_prefix("statement.")
+                .and_then(|p| p.strip_suffix(".md"))
+            {
+                if !LANGUAGES.contains(&lang) {
+                    return Err(invalid(slug, format!("{path}: unknown language {lang:?}")));
+                }
+                statements.insert(lang.to_string(), text.clone());
+            } else if let Some(name) = path
+                .strip_prefix("samples/")
+                .and_then(|p| p.strip_suffix(".in"))
+            {
+                sample_inputs.insert(name.to_string(), text.clone());
+            } else if let Some(name) = path
+                .strip_prefix("samples/")
+                .and_then(|p| p.strip_suffix(".ans"))
+            {
+                sample_answers.insert(name.to_string(), text.clone());
+            } else {
+                return Err(invalid(slug, format!("unexpected file {path}")));
+            }
+        }
+        if !statements.contains_key("en") {
+            return Err(invalid(slug, "statement.en.md is missing"));
+        }
+        let mut samples = Vec::new();
+        for (name, input) in sample_inputs {
+            let answer = sample_answers.remove(&name).ok_or_else(|| {
+                invalid(slug, format!("samples/{name}.in has no samples/{name}.ans"))
+            })?;
+            solver
+                .validate(&input)
+                .map_err(|e| invalid(slug, format!("samples/{name}.in: {e}")))?;
+            samples.push(Sample {
+                name,
+                input,
+                answer,
+            });
+        }
+        if let Some(name) = sample_answers.keys().next() {
+            return Err(invalid(
+                slug,
+                format!("samples/{name}.ans has no samples/{name}.in"),
+            ));
+        }
+        Ok(Problem {
+            spec,
+            statements,
+            samples,
+            solver,
+            params,
+        })
+    }
+
+    pub fn slug(&self) -> &str {
+        &self.spec.slug
+    }
+
+    /// The title in `lang`, or in English.
+    pub fn title(&self, lang: &str) -> &str {
+        self.spec.title.get(lang).unwrap_or(&self.spec.title["en"])
+    }
+
+    /// The statement in `lang`, if the problem has one in that language.
+    pub fn statement(&self, lang: &str) -> Option<&str> {
+        self.statements.get(lang).map(String::as_str)
+    }
+
+    pub fn statement_languages(&self) -> impl Iterator<Item = &str> {
+        self.statements.keys().map(String::as_str)
+    }
+
+    pub fn solver(&self) -> &dyn Solver {
+        self.solver.as_ref()
+    }
+
+    /// The checked generator parameters of subtask `number` (1-based).
+    pub fn subtask_params(&self, number: usize) -> &Params {
+        &self.params[number - 1]
+    }
+
+    pub fn test_count(&self) -> usize {
+        self.spec.subtasks.iter().map(|s| s.tests).sum()
+    }
+
+    /// Generates test `index` of subtask `subtask` (both 1-based) with its reference answer.
+    pub fn generate_test(&self, subtask: usize, index: usize) -> TestCase {
+        let key = TestKey {
+            slug: &self.spec.slug,
+            version: self.spec.version,
+            subtask,
+            index,
+            seed: self.spec.seed,
+        };
+        let (input, answer) =
+            self.solver
+                .generate_test(&self.params[subtask - 1], index - 1, &mut key.rng());
+        TestCase {
+            subtask,
+            index,
+            input,
+            answer,
+        }
+    }
+
+    /// Every test, subtask by subtask, generated lazily (the largest are megabytes each).
+    pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
+        self.spec
+            .subtasks
+            .iter()
+            .enumerate()
+            .flat_map(move |(s, subtask)| {
+                (1..=subtask.tests).map(move |i| self.generate_test(s + 1, i))
+            })
+    }
+}
+
+/// The problems, ordered by difficulty and then slug.
+#[derive(Debug, Default)]
+pub struct Catalogue {
+    problems: Vec<Problem>,
+}
+
+impl Catalogue {
+    /// The problems compiled into this binary.
+    pub fn builtin() -> Result<Catalogue, LoadError> {
+        let mut folders = BTreeMap::new();
+        for folder in BUILTIN.dirs() {
+            let slug = folder.path().to_string_lossy().into_owned();
+            let mut files = BTreeMap::new();
+            collect_embedded(folder, folder.path(), &mut files)
+                .map_err(|message| invalid(&slug, message))?;
+            folders.insert(slug, files);
+        }
+        Catalogue::from_folders(folders)
+    }
+
+    /// Every problem folder directly under `root`.
+    pub fn from_dir(root: &Path) -> Result<Catalogue, LoadError> {
+        let mut folders = BTreeMap::new();
+        for entry in std::fs::read_dir(root).map_err(io(root))? {
+            let path = entry.map_err(io(root))?.path();
+            if path.is_dir() {
+                let slug = path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                let mut files = BTreeMap::new();
+                collect_disk(&path, &path, &mut files)?;
+                folders.insert(slug, files);
+            }
+        }
+        Catalogue::from_folders(folders)
+    }
+
+    fn from_folders(
+        folders: BTreeMap<String, BTreeMap<String, String>>,
+    ) -> Result<Catalogue, LoadError> {
+        let mut problems = folders
+            .iter()
+            .map(|(slug, files)| Problem::from_files(slug, files))
+            .collect::<Result<Vec<_>, _>>()?;
+        problems.sort_by(|a, b| (a.spec.difficulty, a.slug()).cmp(&(b.spec.difficulty, b.slug())));
+        for pair in problems.windows(2) {
+            if pair[0].slug() == pair[1].slug() {
+                return Err(LoadError::Duplicate(pair[0].slug().to_string()));
+            }
+        }
+        Ok(Catalogue { problems })
+    }
+
+    pub fn get(&self, slug: &str) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.slug() == slug)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.problems.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
+    move |source| LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn collect_embedded(
+    dir: &Dir<'_>,
+    base: &Path,
+    files: &mut BTreeMap<String, String>,
+) -> Result<(), String> {
+    for file in dir.files() {
+        let relative = file.path().strip_prefix(base).expect("inside its folder");
+        let text = file
+            .contents_utf8()
+            .ok_or_else(|| format!("{} is not UTF-8 text", relative.display()))?;
+        files.insert(
+            relative.to_string_lossy().replace('\\', "/"),
+            text.to_string(),
+        );
+    }
+    for sub in dir.dirs() {
+        collect_embedded(sub, base, files)?;
+    }
+    Ok(())
+}
+
+fn collect_disk(
+    dir: &Path,
+    base: &Path,
+    files: &mut BTreeMap<String, String>,
+) -> Result<(), LoadError> {
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let path = entry.map_err(io(dir))?.path();
+        if path.is_dir() {
+            collect_disk(&path, base, files)?;
+        } else {
+            let relative = path.strip_prefix(base).expect("inside its folder");
+            let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+            files.insert(relative.to_string_lossy().replace('\\', "/"), text);
+        }
+    }
+    Ok(())
+}

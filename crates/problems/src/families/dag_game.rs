@@ -1,0 +1,279 @@
+//! The DAG game (seed 000): `n m`, then `m` edges `u v`; count the winning start vertices.
+
+use super::{at_most, push_line, within};
+use crate::family::{CrossCheck, Family};
+use crate::seed::TestRng;
+use crate::strict::{StrictReader, ValidationError};
+use grundy_games::graph::{self, Graph};
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use serde::Deserialize;
+
+pub struct DagGame;
+
+const MAX_N: u32 = 1_000_000;
+const MAX_M: u32 = 1_000_000;
+
+/// Vertices are 0-based here and 1-based in the text.
+#[derive(Debug)]
+pub struct Input {
+    pub n: u32,
+    pub edges: Vec<(u32, u32)>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub max_n: u32,
+    pub max_m: u32,
+}
+
+fn answer(count: usize) -> String {
+    format!("{count}\n")
+}
+
+/// The 1-based input line of an edge on a directed cycle, if there is a cycle.
+fn edge_on_a_cycle(n: u32, edges: &[(u32, u32)]) -> Option<usize> {
+    let graph = Graph::from_edges(n as usize, edges);
+    // Kahn's algorithm; whatever it cannot remove lies on or after a cycle.
+    let mut in_degree = vec![0u32; n as usize];
+    for &(_, v) in edges {
+        in_degree[v as usize] += 1;
+    }
+    let mut stack: Vec<u32> = (0..n).filter(|&v| in_degree[v as usize] == 0).collect();
+    while let Some(v) = stack.pop() {
+        for &w in graph.successors(v) {
+            in_degree[w as usize] -= 1;
+            if in_degree[w as usize] == 0 {
+                stack.push(w);
+            }
+        }
+    }
+    let stuck = (0..n).find(|&v| in_degree[v as usize] > 0)?;
+    // Every stuck vertex has a stuck predecessor; walking back n steps from one ends on a cycle.
+    let mut predecessor_edge = vec![usize::MAX; n as usize];
+    for (index, &(u, v)) in edges.iter().enumerate() {
+        if in_degree[u as usize] > 0 && in_degree[v as usize] > 0 {
+            predecessor_edge[v as usize] = index;
+        }
+    }
+    let mut v = stuck;
+    for _ in 0..n {
+        v = edges[predecessor_edge[v as usize]].0;
+    }
+    // Line 1 holds "n m"; edge i (0-based) is on line i + 2.
+    Some(predecessor_edge[v as usize] + 2)
+}
+
+/// Relabels the vertices by a random permutation so no solution can rely on the order.
+fn shuffled(rng: &mut TestRng, n: u32, edges: Vec<(u32, u32)>) -> Input {
+    let mut label: Vec<u32> = (0..n).collect();
+    label.shuffle(rng);
+    let mut edges: Vec<(u32, u32)> = edges
+        .into_iter()
+        .map(|(u, v)| (label[u as usize], label[v as usize]))
+        .collect();
+    edges.shuffle(rng);
+    Input { n, edges }
+}
+
+/// `m` random edges, each from an earlier to a later vertex of `0..n`.
+fn random_forward_edges(rng: &mut TestRng, n: u32, m: u32) -> Vec<(u32, u32)> {
+    if n < 2 {
+        return Vec::new();
+    }
+    (0..m)
+        .map(|_| {
+            let u = rng.random_range(0..n - 1);
+            // Mostly short edges, so the graph is deep rather than flat.
+            let reach = if rng.random_bool(0.8) { 10 } else { n };
+            let v = rng.random_range(u + 1..=(u.saturating_add(reach)).min(n - 1));
+            (u, v)
+        })
+        .collect()
+}
+
+impl Family for DagGame {
+    type Input = Input;
+    type Params = Params;
+
+    fn parse(&self, text: &str) -> Result<Input, ValidationError> {
+        let mut reader = StrictReader::new(text)?;
+        let first = reader.line("the line \"n m\"")?;
+        first.expect_len(2, "n m")?;
+        let n: u32 = first.int(0, "n", 1..=MAX_N)?;
+        let m: u32 = first.int(1, "m", 0..=MAX_M)?;
+        let mut edges = Vec::with_capacity(m as usize);
+        for _ in 0..m {
+            let line = reader.line("an edge \"u v\"")?;
+            line.expect_len(2, "u v")?;
+            let u: u32 = line.int(0, "u", 1..=n)?;
+            let v: u32 = line.int(1, "v", 1..=n)?;
+            if u == v {
+                return Err(
+                    line.error(format!("the edge {u} {v} is a loop (u must differ from v)"))
+                );
+            }
+            edges.push((u - 1, v - 1));
+        }
+        reader.expect_eof()?;
+        if let Some(line) = edge_on_a_cycle(n, &edges) {
+            return Err(ValidationError::new(
+                line,
+                "this edge lies on a directed cycle (the graph must be acyclic)",
+            ));
+        }
+        Ok(Input { n, edges })
+    }
+
+    fn render(&self, input: &Input) -> String {
+        let mut out = String::with_capacity(16 * (input.edges.len() + 1));
+        push_line(&mut out, [input.n, input.edges.len() as u32]);
+        for &(u, v) in &input.edges {
+            push_line(&mut out, [u + 1, v + 1]);
+        }
+        out
+    }
+
+    fn check_params(&self, p: &Params) -> Result<(), String> {
+        within("max_n", p.max_n.into(), 1, MAX_N.into())?;
+        within("max_m", p.max_m.into(), 0, MAX_M.into())
+    }
+
+    fn fits(&self, input: &Input, p: &Params) -> Result<(), String> {
+        at_most("n", input.n.into(), p.max_n.into())?;
+        at_most("m", input.edges.len() as u64, p.max_m.into())
+    }
+
+    fn generate(&self, p: &Params, index: usize, rng: &mut TestRng) -> Input {
+        let (n, m) = (p.max_n, p.max_m);
+        match index {
+            // The longest path: n vertices, n - 1 edges (a recursive search overflows here).
+            0 => {
+                let edges = (0..n.saturating_sub(1))
+                    .take(m as usize)
+                    .map(|v| (v, v + 1))
+                    .collect();
+                shuffled(rng, n, edges)
+            }
+            // As many edges as allowed, deep and random.
+            1 => {
+                let edges = random_forward_edges(rng, n, m);
+                shuffled(rng, n, edges)
+            }
+            // No edges: every vertex loses.
+            2 => Input {
+                n,
+                edges: Vec::new(),
+            },
+            // A single vertex.
+            3 => Input {
+                n: 1,
+                edges: Vec::new(),
+            },
+            // A path with every edge doubled and shortcuts: multi-edges are allowed.
+            4 => {
+                let path = (m / 3).min(n.saturating_sub(1));
+                let mut edges: Vec<(u32, u32)> =
+                    (0..path).flat_map(|v| [(v, v + 1), (v, v + 1)]).collect();
+                edges.extend(random_forward_edges(rng, n, m - 2 * path));
+                shuffled(rng, n, edges)
+            }
+            // A star: one source pointing at every other vertex.
+            5 => {
+                let edges = (1..n).take(m as usize).map(|v| (0, v)).collect();
+                shuffled(rng, n, edges)
+            }
+            _ => {
+                let n = rng.random_range(1..=n);
+                let m = rng.random_range(0..=m);
+                let edges = random_forward_edges(rng, n, m);
+                shuffled(rng, n, edges)
+            }
+        }
+    }
+
+    fn solve(&self, input: &Input) -> String {
+        let graph = Graph::from_edges(input.n as usize, &input.edges);
+        answer(
+            graph::outcomes(&graph)
+                .iter()
+                .filter(|o| o.is_win())
+                .count(),
+        )
+    }
+
+    fn cross_checks(&self, input: &Input) -> Vec<CrossCheck> {
+        let graph = Graph::from_edges(input.n as usize, &input.edges);
+        let values = graph::grundy_values(&graph).expect("the validator refuses cycles");
+        let sprague_grundy = values.iter().filter(|&&g| g != 0).count();
+        let brute = (input.n <= 2_000).then(|| {
+            let mut memo = Vec::new();
+            (0..input.n)
+                .filter(|&v| graph::brute_force_wins(&graph, v, &mut memo))
+                .count()
+        });
+        vec![
+            CrossCheck::new("Sprague-Grundy values", Some(answer(sprague_grundy))),
+            CrossCheck::new("brute force", brute.map(answer)),
+        ]
+    }
+
+    fn small_positions(&self) -> Vec<Input> {
+        // Every acyclic graph on four vertices whose edges go from lower to higher labels (each
+        // of the six possible edges present or not), which covers every DAG up to relabelling.
+        let pairs: Vec<(u32, u32)> = (0..4)
+            .flat_map(|u| (u + 1..4).map(move |v| (u, v)))
+            .collect();
+        (0u32..1 << pairs.len())
+            .map(|mask| Input {
+                n: 4,
+                edges: pairs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask >> i & 1 == 1)
+                    .map(|(_, &e)| e)
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(text: &str) -> String {
+        DagGame.parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn validator_rules() {
+        assert_eq!(
+            DagGame.parse("4 3\n1 2\n2 3\n3 4\n").unwrap().edges.len(),
+            3
+        );
+        assert!(
+            DagGame.parse("2 2\n1 2\n1 2\n").is_ok(),
+            "repeated edges are allowed"
+        );
+        assert_eq!(rule("0 0\n"), "line 1: n = 0 is outside 1..=1000000");
+        assert_eq!(
+            rule("2 1000001\n"),
+            "line 1: m = 1000001 is outside 0..=1000000"
+        );
+        assert_eq!(rule("2 1\n1 3\n"), "line 2: v = 3 is outside 1..=2");
+        assert_eq!(
+            rule("2 1\n2 2\n"),
+            "line 2: the edge 2 2 is a loop (u must differ from v)"
+        );
+        assert_eq!(
+            rule("2 2\n1 2\n"),
+            "line 3: expected an edge \"u v\", found the end of the input"
+        );
+        // 4 -> 1 is downstream of nothing; the cycle is 1 -> 2 -> 3 -> 1 (lines 2, 3, 5).
+        let error = DagGame.parse("4 4\n1 2\n2 3\n4 1\n3 1\n").unwrap_err();
+        assert!([2, 3, 5].contains(&error.line), "{error}");
+        assert!(error.rule.contains("cycle"));
+    }
+}

@@ -1,0 +1,116 @@
+//! Verification of a problem: every generated test is valid and within its subtask, the reference
+//! agrees with every independent method wherever that method applies (brute force on every small
+//! position and small test, closed forms, other programmes), and the samples reproduce.
+
+use crate::catalogue::Problem;
+use crate::check::{CheckOutcome, check};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Default)]
+pub struct Report {
+    pub slug: String,
+    pub tests: usize,
+    pub samples: usize,
+    pub small_positions: usize,
+    /// Number of agreeing inputs per independent method.
+    pub agreements: BTreeMap<&'static str, usize>,
+    pub failures: Vec<String>,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Units of work `verify` reports progress in: tests, small positions and samples.
+pub fn work_units(problem: &Problem) -> u64 {
+    (problem.test_count() + problem.solver().small_positions_text().len() + problem.samples.len())
+        as u64
+}
+
+/// Verifies one problem, calling `progress` once per unit of work.
+pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
+    let started = Instant::now();
+    let mut report = Report {
+        slug: problem.slug().to_string(),
+        ..Report::default()
+    };
+    let solver = problem.solver();
+
+    for test in problem.tests() {
+        let place = format!("subtask {} test {}", test.subtask, test.index);
+        match solver.examine(&test.input, Some(problem.subtask_params(test.subtask))) {
+            Err(e) => report
+                .failures
+                .push(format!("{place}: the validator rejects it: {e}")),
+            Ok(exam) => {
+                if let Err(e) = exam.fits {
+                    report
+                        .failures
+                        .push(format!("{place}: outside its subtask: {e}"));
+                }
+                if exam.answer != test.answer {
+                    report.failures.push(format!(
+                        "{place}: the answer changes when the input is read back"
+                    ));
+                }
+                compare(&mut report, &place, &exam.answer, &exam.cross_checks);
+            }
+        }
+        report.tests += 1;
+        progress();
+    }
+
+    for (number, text) in solver.small_positions_text().iter().enumerate() {
+        let place = format!("small position {}", number + 1);
+        match solver.examine(text, None) {
+            Err(e) => report
+                .failures
+                .push(format!("{place}: the validator rejects it: {e}")),
+            Ok(exam) => compare(&mut report, &place, &exam.answer, &exam.cross_checks),
+        }
+        report.small_positions += 1;
+        progress();
+    }
+
+    for sample in &problem.samples {
+        let place = format!("sample {}", sample.name);
+        match solver.solve_text(&sample.input) {
+            Err(e) => report
+                .failures
+                .push(format!("{place}: the validator rejects it: {e}")),
+            Ok(answer) => {
+                if let CheckOutcome::WrongAnswer(why) =
+                    check(&problem.spec.checker, &sample.answer, &answer)
+                {
+                    report.failures.push(format!(
+                        "{place}: the reference does not reproduce it: {why}"
+                    ));
+                }
+            }
+        }
+        report.samples += 1;
+        progress();
+    }
+
+    report.elapsed = started.elapsed();
+    report
+}
+
+fn compare(report: &mut Report, place: &str, answer: &str, checks: &[crate::family::CrossCheck]) {
+    for cross in checks {
+        if let Some(other) = &cross.answer {
+            if other == answer {
+                *report.agreements.entry(cross.method).or_default() += 1;
+            } else {
+                report.failures.push(format!(
+                    "{place}: the reference and the {} disagree",
+                    cross.method
+                ));
+            }
+        }
+    }
+}
