@@ -44,11 +44,11 @@ impl Game for ParigameRules<'_> {
             return moves;
         }
         let last_row: u64 = self.table[rows - 1][..cols].iter().sum();
-        if last_row % 2 == 0 {
+        if last_row.is_multiple_of(2) {
             moves.push((rows - 1, cols));
         }
         let last_col: u64 = self.table[..rows].iter().map(|row| row[cols - 1]).sum();
-        if last_col % 2 == 0 {
+        if last_col.is_multiple_of(2) {
             moves.push((rows, cols - 1));
         }
         moves

@@ -34,7 +34,7 @@ pub fn grundy_table(pile: usize, moves: &[usize]) -> Vec<u32> {
 
 /// Bash's game (take 1..=m, last taker wins), closed form: the mover loses iff `m + 1` divides `n`.
 pub fn bash_first_wins(n: u64, m: u64) -> bool {
-    n % (m + 1) != 0
+    !n.is_multiple_of(m + 1)
 }
 
 /// Literal rules of a subtraction game, for brute force.

@@ -34,3 +34,243 @@ fn every_builtin_problem_verifies() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+mod packages {
+    use super::*;
+    use std::fs;
+    use std::path::Path;
+
+    /// A copy of a built-in problem folder in a temporary catalogue.
+    fn copy_of(slug: &str) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../problems")
+            .join(slug);
+        copy_dir(&source, &root.path().join(slug));
+        root
+    }
+
+    fn copy_dir(from: &Path, to: &Path) {
+        fs::create_dir_all(to).unwrap();
+        for entry in fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            if path.is_dir() {
+                copy_dir(&path, &target);
+            } else {
+                fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+
+    fn load_error(root: &tempfile::TempDir) -> String {
+        Catalogue::from_dir(root.path()).unwrap_err().to_string()
+    }
+
+    fn edit(root: &tempfile::TempDir, file: &str, from: &str, to: &str) {
+        let path = root.path().join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no {from:?}");
+        fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
+
+    #[test]
+    fn an_unchanged_copy_loads_and_equals_the_builtin() {
+        let root = copy_of("stones");
+        let catalogue = Catalogue::from_dir(root.path()).unwrap();
+        let copy = catalogue.get("stones").unwrap();
+        let builtin = Catalogue::builtin().unwrap();
+        let original = builtin.get("stones").unwrap();
+        assert_eq!(copy.spec, original.spec);
+        assert_eq!(copy.samples, original.samples);
+        assert_eq!(copy.generate_test(2, 3), original.generate_test(2, 3));
+    }
+
+    #[test]
+    fn a_wrong_sample_answer_fails_verification() {
+        let root = copy_of("stones");
+        fs::write(root.path().join("stones/samples/02.ans"), "First\n").unwrap();
+        let catalogue = Catalogue::from_dir(root.path()).unwrap();
+        let report = verify(catalogue.get("stones").unwrap(), &mut || {});
+        assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
+        assert!(report.failures[0].starts_with("sample 02: the reference does not reproduce it"));
+    }
+
+    #[test]
+    fn broken_packages_are_refused_with_a_reason() {
+        let cases: &[(&str, &str, &str, &str)] = &[
+            (
+                "stones/problem.toml",
+                "family = \"stones\"",
+                "family = \"chess\"",
+                "unknown family \"chess\"",
+            ),
+            (
+                "stones/problem.toml",
+                "points = 70",
+                "points = 60",
+                "subtask points add up to 90, not 100",
+            ),
+            (
+                "stones/problem.toml",
+                "max_k = 100000",
+                "max_k = 100001",
+                "subtask 2 generator: max_k = 100001 must lie in 1..=100000",
+            ),
+            (
+                "stones/problem.toml",
+                "max_k = 20",
+                "max_k = 20\nmax_q = 3",
+                "subtask 1 generator: unknown field `max_q`",
+            ),
+            (
+                "stones/problem.toml",
+                "slug = \"stones\"",
+                "slug = \"pebbles\"",
+                "but the folder is \"stones\"",
+            ),
+            (
+                "stones/problem.toml",
+                "time_limit_ms = 2000",
+                "time_limit_ms = \"2s\"",
+                "problem.toml: invalid type",
+            ),
+            (
+                "stones/problem.toml",
+                "tests = 10",
+                "tests = 0",
+                "subtask 1: tests must lie in 1..=100",
+            ),
+            (
+                "stones/samples/01.in",
+                "2 4\n",
+                "2 4 \n",
+                "samples/01.in: line 1: no space is allowed",
+            ),
+        ];
+        for &(file, from, to, expected) in cases {
+            let root = copy_of("stones");
+            edit(&root, file, from, to);
+            let message = load_error(&root);
+            assert!(
+                message.contains(expected),
+                "{file}: {from:?} -> {to:?}: got {message:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_and_stray_files_are_refused() {
+        let root = copy_of("stones");
+        fs::remove_file(root.path().join("stones/samples/01.ans")).unwrap();
+        assert!(load_error(&root).contains("samples/01.in has no samples/01.ans"));
+
+        let root = copy_of("stones");
+        fs::remove_file(root.path().join("stones/statement.en.md")).unwrap();
+        assert!(load_error(&root).contains("statement.en.md is missing"));
+
+        let root = copy_of("stones");
+        fs::write(root.path().join("stones/statement.fr.md"), "# Pierres\n").unwrap();
+        assert!(load_error(&root).contains("unknown language \"fr\""));
+
+        let root = copy_of("stones");
+        fs::write(root.path().join("stones/notes.txt"), "todo\n").unwrap();
+        assert!(load_error(&root).contains("unexpected file notes.txt"));
+    }
+}
+
+mod generation {
+    use super::*;
+
+    #[test]
+    fn tests_are_reproducible_and_distinct() {
+        let catalogue = Catalogue::builtin().unwrap();
+        for problem in catalogue.iter() {
+            let last = problem.spec.subtasks.len();
+            let tests = problem.spec.subtasks[last - 1].tests;
+            let a = problem.generate_test(last, tests);
+            assert_eq!(a, problem.generate_test(last, tests), "{}", problem.slug());
+            let inputs: std::collections::HashSet<String> =
+                problem.tests().map(|t| t.input).collect();
+            // Random tests must not collapse into a handful of repeats.
+            assert!(
+                inputs.len() * 10 >= problem.test_count() * 9,
+                "{}: only {} distinct inputs",
+                problem.slug(),
+                inputs.len()
+            );
+        }
+    }
+
+    #[test]
+    fn answers_cannot_be_guessed() {
+        let catalogue = Catalogue::builtin().unwrap();
+        for problem in catalogue.iter() {
+            for (number, subtask) in problem.spec.subtasks.iter().enumerate() {
+                let answers: std::collections::HashSet<String> = (1..=subtask.tests)
+                    .map(|i| problem.generate_test(number + 1, i).answer)
+                    .collect();
+                assert!(
+                    answers.len() >= 2,
+                    "{} subtask {}: every test has the same answer",
+                    problem.slug(),
+                    number + 1
+                );
+            }
+        }
+        let count = |slug: &str, word: &str| {
+            catalogue
+                .get(slug)
+                .unwrap()
+                .tests()
+                .filter(|t| t.answer == format!("{word}\n"))
+                .count()
+        };
+        for word in ["Win", "Draw", "Lose"] {
+            assert!(
+                count("spc4", word) >= 2,
+                "spc4: fewer than two {word} tests"
+            );
+        }
+        assert!(
+            count("stones", "Second") >= 6,
+            "stones: too few losing piles"
+        );
+        // sc4: a rule of thumb for M ≥ N/2 (answer min(M, N)) must fail somewhere in each subtask.
+        let sc4 = catalogue.get("sc4").unwrap();
+        for subtask in 1..=2 {
+            let guess_fails = (1..=sc4.spec.subtasks[subtask - 1].tests).any(|i| {
+                let test = sc4.generate_test(subtask, i);
+                let nm: Vec<u32> = test
+                    .input
+                    .split_whitespace()
+                    .map(|t| t.parse().unwrap())
+                    .collect();
+                test.answer != format!("{}\n", nm[0].min(nm[1]))
+            });
+            assert!(guess_fails, "sc4 subtask {subtask} passes with min(N, M)");
+        }
+    }
+
+    #[test]
+    fn the_first_test_of_each_last_subtask_reaches_the_limits() {
+        let catalogue = Catalogue::builtin().unwrap();
+        let first_line = |slug: &str, subtask: usize| {
+            let test = catalogue.get(slug).unwrap().generate_test(subtask, 1);
+            test.input.lines().next().unwrap().to_string()
+        };
+        assert_eq!(first_line("stones", 2), "100 100000");
+        assert_eq!(first_line("spc4", 2), "100 100 100");
+        assert_eq!(first_line("dag-game", 3), "1000000 999999");
+        assert_eq!(first_line("sc4", 2), "100 1");
+        let wythoff = catalogue.get("wythoff").unwrap().generate_test(2, 1);
+        assert!(wythoff.input.lines().any(|l| l == "0 0"));
+        assert!(
+            wythoff.input.lines().any(|l| l == "165580140 267914295"),
+            "the pair doubles get wrong"
+        );
+        let nim = catalogue.get("nim").unwrap().generate_test(1, 1);
+        assert_eq!(nim.input.lines().count(), 10_000);
+        assert!(nim.input.lines().all(|l| l.split(' ').count() == 21));
+    }
+}

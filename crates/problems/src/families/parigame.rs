@@ -114,7 +114,7 @@ impl Family for Parigame {
                 // All entries even (every move always allowed) and all odd, at full size.
                 (1, g) => table(
                     rng,
-                    n - (g % 2),
+                    (n - (g % 2)).max(1),
                     if g < games / 2 { 0.0 } else { 1.0 },
                     false,
                 ),
@@ -141,7 +141,7 @@ impl Family for Parigame {
     }
 
     fn cross_checks(&self, input: &Input) -> Vec<CrossCheck> {
-        let small = input.tables.iter().all(|t| t.len() <= 40);
+        let small = input.tables.iter().all(|t| t.len() <= 60);
         let brute = small.then(|| {
             lines(input.tables.iter().map(|t| {
                 let rules = parigame::ParigameRules { table: t };

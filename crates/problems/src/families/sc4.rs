@@ -68,13 +68,23 @@ impl Family for Sc4 {
         let (n, m) = match index {
             0 => (n, 1),
             1 => (n, m),
-            // Just below, at and above half the pile: the tutorial's false special case.
+            // Half the pile (the tutorial's false special case), and small M against a big pile.
             2 => (n, half),
-            3 => (n, (half + 1).min(m)),
-            4 => (n, n.saturating_sub(1).clamp(1, m)),
+            3 => (n, 3.min(m)),
+            4 => (n, (n / 3).clamp(1, m)),
             5 => (1, 1),
             6 => (n, 2.min(m)),
-            _ => (rng.random_range(1..=n), rng.random_range(1..=m)),
+            // Mostly 3 ≤ M < N/2: for M ≥ N/2 the answer is simply min(M, N), which a guess
+            // would pass.
+            _ => {
+                let n = rng.random_range(1..=n);
+                let m = if n >= 8 && m >= 3 && rng.random_bool(0.8) {
+                    rng.random_range(3..=(n / 2 - 1).min(m))
+                } else {
+                    rng.random_range(1..=m)
+                };
+                (n, m)
+            }
         };
         Input { n, m }
     }

@@ -79,7 +79,10 @@ impl Family for Spc4 {
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("max_n", p.max_n.into(), 1, MAX_N.into())?;
         within("max_tokens", p.max_tokens.into(), 0, MAX_TOKENS.into())?;
-        within("max_abs", p.max_abs.unsigned_abs(), 1, MAX_ABS as u64)
+        if !(1..=MAX_ABS).contains(&p.max_abs) {
+            return Err(format!("max_abs = {} must lie in 1..={MAX_ABS}", p.max_abs));
+        }
+        Ok(())
     }
 
     fn fits(&self, input: &Input, p: &Params) -> Result<(), String> {
@@ -103,12 +106,8 @@ impl Family for Spc4 {
         let (values, k, t) = match index {
             // Everything at the limit.
             0 => (random_values(rng, n, -abs, abs), tokens, tokens),
-            // All values equal: a draw unless the tokens break the symmetry.
-            1 => (
-                vec![abs; n as usize],
-                rng.random_range(0..=tokens),
-                rng.random_range(0..=tokens),
-            ),
+            // All values equal, an even count and no tokens: a draw.
+            1 => (vec![abs; (n - n % 2).max(1) as usize], 0, 0),
             // All negative: taking a card always hurts, yet one must be taken.
             2 => (random_values(rng, n, -abs, -1), tokens, tokens / 2),
             // No tokens: strict alternation.
@@ -124,6 +123,21 @@ impl Family for Spc4 {
                 rng.random_range(0..=tokens),
                 rng.random_range(0..=tokens),
             ),
+            // A draw with tokens in play, found by trying small random rows.
+            8 => (0..1000)
+                .map(|_| {
+                    let count = rng.random_range(1..=n.min(12));
+                    let values = random_values(rng, count, -2, 2);
+                    (
+                        values,
+                        rng.random_range(0..=tokens.min(4)),
+                        rng.random_range(0..=tokens.min(4)),
+                    )
+                })
+                .find(|(v, k, t)| {
+                    cards::verdict(v, *k as usize, *t as usize) == Verdict::Draw && *k + *t > 0
+                })
+                .unwrap_or_else(|| (vec![abs, abs], 0, 0)),
             _ => {
                 let count = rng.random_range(1..=n);
                 (

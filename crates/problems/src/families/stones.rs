@@ -121,22 +121,30 @@ impl Family for Stones {
                 moves: vec![1],
                 pile: 1,
             },
-            // Small moves against a large pile: long, irregular periods.
-            6 => {
-                let high = (2 * n).min(k);
-                let count = rng.random_range(1..=n.min(high));
-                Input {
-                    moves: distinct(rng, count, high),
-                    pile: rng.random_range(k / 2..=k).max(1),
-                }
-            }
+            // Random move sets: from small moves only (long, irregular periods) at index 6, from
+            // anywhere later. Every other test aims at a losing pile, which random piles rarely
+            // hit: without them "print First" would pass.
             _ => {
-                let pile = rng.random_range(1..=k);
-                let count = rng.random_range(1..=n.min(pile));
-                Input {
-                    moves: distinct(rng, count, pile),
-                    pile,
-                }
+                let high = if index == 6 {
+                    (2 * n).min(k)
+                } else {
+                    rng.random_range(1..=k)
+                };
+                let count = rng.random_range(1..=n.min(high));
+                let moves = distinct(rng, count, high);
+                let least = *moves.last().expect("at least one move");
+                let losing: Vec<u32> = if index.is_multiple_of(2) {
+                    let wins = subtraction::winning_table(k as usize, &sizes(&moves));
+                    (least..=k).filter(|&pile| !wins[pile as usize]).collect()
+                } else {
+                    Vec::new()
+                };
+                let pile = if losing.is_empty() {
+                    rng.random_range(least..=k)
+                } else {
+                    losing[rng.random_range(0..losing.len())]
+                };
+                Input { moves, pile }
             }
         }
     }
