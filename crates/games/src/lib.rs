@@ -8,11 +8,19 @@
 
 pub mod cards;
 pub mod chestnuts;
+pub mod chomp;
+pub mod coins;
+pub mod every;
+pub mod geography;
 pub mod graph;
+pub mod hackenbush;
 pub mod implicit;
+pub mod matching;
 pub mod mex;
+pub mod multiple;
 pub mod nim;
 pub mod parigame;
+pub mod pursuit;
 pub mod subtraction;
 pub mod wythoff;
 
