@@ -54,16 +54,15 @@ pub fn winning_move(rows: &[u8]) -> Option<(usize, usize)> {
     let explored = implicit::explore(&ChompRules, rows.to_vec(), 20_000)
         .expect("an 8 × 8 bar has few positions");
     let labels = graph::outcomes(&explored.graph);
-    let index = |p: &Rows| {
-        explored
-            .positions
-            .iter()
-            .position(|q| q == p)
-            .expect("explored")
-    };
+    let index: std::collections::HashMap<&Rows, usize> = explored
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p, i))
+        .collect();
     moves(rows)
         .into_iter()
-        .find(|&(r, c)| labels[index(&eat(rows, r, c))] == Outcome::Lose)
+        .find(|&(r, c)| labels[index[&eat(rows, r, c)]] == Outcome::Lose)
 }
 
 /// Closed forms known for some shapes: every rectangle but 1 × 1 is a first-player win

@@ -203,7 +203,8 @@ mod tests {
 
     #[test]
     fn agc017d_samples() {
-        let samples: [(usize, &[(u32, u32)], bool); 4] = [
+        type Sample<'a> = (usize, &'a [(u32, u32)], bool);
+        let samples: [Sample<'_>; 4] = [
             (5, &[(1, 2), (2, 3), (2, 4), (4, 5)], true),
             (5, &[(1, 2), (2, 3), (1, 4), (4, 5)], false),
             (6, &[(1, 2), (2, 4), (5, 1), (6, 3), (3, 2)], true),

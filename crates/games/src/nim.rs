@@ -181,6 +181,27 @@ impl crate::implicit::Game for VariantRules {
     }
 }
 
+/// Literal rules of POJ 1704: chessmen on cells 1, 2, … (sorted), a move shifts one to the left
+/// without passing or landing on another.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ChessmenRules;
+
+impl crate::implicit::Game for ChessmenRules {
+    type Position = Vec<u64>;
+    fn moves(&self, cells: &Vec<u64>) -> Vec<Vec<u64>> {
+        let mut moves = Vec::new();
+        for i in 0..cells.len() {
+            let floor = if i == 0 { 1 } else { cells[i - 1] + 1 };
+            for to in floor..cells[i] {
+                let mut next = cells.clone();
+                next[i] = to;
+                moves.push(next);
+            }
+        }
+        moves
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,29 +243,12 @@ mod tests {
 
     #[test]
     fn staircase_rule_matches_chessmen_game_tree() {
-        // Chessmen at distinct cells ≥ 1; a move shifts one left without passing another.
-        struct Chessmen;
-        impl implicit::Game for Chessmen {
-            type Position = Vec<u64>;
-            fn moves(&self, cells: &Vec<u64>) -> Vec<Vec<u64>> {
-                let mut moves = Vec::new();
-                for i in 0..cells.len() {
-                    let floor = if i == 0 { 1 } else { cells[i - 1] + 1 };
-                    for to in floor..cells[i] {
-                        let mut next = cells.clone();
-                        next[i] = to;
-                        moves.push(next);
-                    }
-                }
-                moves
-            }
-        }
         for mask in 1u32..(1 << 9) {
             let cells: Vec<u64> = (1..=9).filter(|c| mask >> (c - 1) & 1 == 1).collect();
             if cells.len() > 4 {
                 continue;
             }
-            let brute = implicit::outcome(&Chessmen, cells.clone(), 100_000)
+            let brute = implicit::outcome(&ChessmenRules, cells.clone(), 100_000)
                 .unwrap()
                 .is_win();
             let mut reversed = cells.clone();

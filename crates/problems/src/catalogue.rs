@@ -3,10 +3,11 @@
 //! The built-in problems are compiled into the binary from the repository's `problems/` folder,
 //! so the service needs no files at run time; a folder on disk can be loaded the same way.
 
+use crate::check::{CheckOutcome, check_tokens};
 use crate::families;
 use crate::family::{Params, Solver};
 use crate::seed::TestKey;
-use crate::spec::ProblemSpec;
+use crate::spec::{CheckerKind, ProblemSpec};
 use include_dir::{Dir, include_dir};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -106,6 +107,12 @@ impl Problem {
                 ),
             )
         })?;
+        if spec.checker.kind == CheckerKind::Reference && !solver.has_reference_checker() {
+            return Err(invalid(
+                slug,
+                format!("the {} family has no reference checker", spec.family),
+            ));
+        }
         if spec.subtasks.is_empty() {
             return Err(invalid(slug, "at least one subtask is required"));
         }
@@ -221,6 +228,13 @@ impl Problem {
 
     pub fn test_count(&self) -> usize {
         self.spec.subtasks.iter().map(|s| s.tests).sum()
+    }
+
+    /// Judges a contestant's `output` for a test: token comparison with `expected`, or the
+    /// family's reference-backed checker.
+    pub fn check(&self, input: &str, expected: &str, output: &str) -> CheckOutcome {
+        check_tokens(&self.spec.checker, expected, output)
+            .unwrap_or_else(|| self.solver.check_text(input, output))
     }
 
     /// Generates test `index` of subtask `subtask` (both 1-based) with its reference answer.

@@ -8,12 +8,15 @@ pub enum CheckOutcome {
     /// With a message that may be shown to the contestant: it names positions, never test data
     /// beyond the contestant's own output.
     WrongAnswer(String),
+    /// The checker itself could not run (a judge fault, never the contestant's).
+    CheckerFailed(String),
 }
 
-/// Checks `output` against `expected` with the problem's checker settings.
-pub fn check(spec: &CheckerSpec, expected: &str, output: &str) -> CheckOutcome {
+/// Token comparison with the problem's settings; `None` for checkers that need the input.
+pub fn check_tokens(spec: &CheckerSpec, expected: &str, output: &str) -> Option<CheckOutcome> {
     match spec.kind {
-        CheckerKind::Tokens => compare_tokens(expected, output, spec.case_sensitive),
+        CheckerKind::Tokens => Some(compare_tokens(expected, output, spec.case_sensitive)),
+        CheckerKind::Reference => None,
     }
 }
 

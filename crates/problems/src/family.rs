@@ -2,6 +2,7 @@
 //! renderer), how to generate tests from subtask parameters, the reference answer, and the
 //! independent methods (brute force, closed form, another programme) that must agree with it.
 
+use crate::check::CheckOutcome;
 use crate::seed::TestRng;
 use crate::strict::ValidationError;
 use serde::de::DeserializeOwned;
@@ -44,6 +45,11 @@ pub trait Family: Send + Sync + 'static {
     fn cross_checks(&self, input: &Self::Input) -> Vec<CrossCheck>;
     /// Inputs covering every small position, for exhaustive agreement with the brute force.
     fn small_positions(&self) -> Vec<Self::Input>;
+    /// For problems with several right answers: judges `output` by the game's rules and the
+    /// reference. `None` means the family has no such checker (answers compare as tokens).
+    fn check_answer(&self, _input: &Self::Input, _output: &str) -> Option<CheckOutcome> {
+        None
+    }
 }
 
 /// Subtask parameters after checking, type-erased.
@@ -67,6 +73,9 @@ pub trait Solver: Send + Sync {
     /// subtask's extra constraints (when `params` is given) and the cross-checks.
     fn examine(&self, text: &str, params: Option<&Params>) -> Result<Examination, ValidationError>;
     fn small_positions_text(&self) -> Vec<String>;
+    fn has_reference_checker(&self) -> bool;
+    /// Runs the family's checker on `output` for the input `input`.
+    fn check_text(&self, input: &str, output: &str) -> CheckOutcome;
 }
 
 /// What [`Solver::examine`] found about one input.
@@ -117,6 +126,22 @@ where
             .iter()
             .map(|i| self.render(i))
             .collect()
+    }
+
+    fn has_reference_checker(&self) -> bool {
+        // Asking with an empty output tells whether the family overrides the default.
+        self.small_positions()
+            .first()
+            .is_some_and(|input| self.check_answer(input, "").is_some())
+    }
+
+    fn check_text(&self, input: &str, output: &str) -> CheckOutcome {
+        match self.parse(input) {
+            Err(e) => CheckOutcome::CheckerFailed(format!("the test input is invalid: {e}")),
+            Ok(input) => self.check_answer(&input, output).unwrap_or_else(|| {
+                CheckOutcome::CheckerFailed("this family has no reference checker".into())
+            }),
+        }
     }
 }
 

@@ -48,7 +48,6 @@ impl Difficulty {
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct CheckerSpec {
-    /// Only token comparison exists so far; reference-backed checkers come with the judge.
     pub kind: CheckerKind,
     #[serde(default = "yes")]
     pub case_sensitive: bool,
@@ -61,7 +60,11 @@ fn yes() -> bool {
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckerKind {
+    /// Whitespace-tolerant token comparison with the reference answer.
     Tokens,
+    /// The family checks the answer by the game's rules and the reference: for problems where
+    /// several answers are right (a winning move).
+    Reference,
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]

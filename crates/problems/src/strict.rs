@@ -92,6 +92,50 @@ impl<'a> StrictReader<'a> {
         Line::new(text, self.line_number)
     }
 
+    /// The next line, which must be empty (a separator between test cases).
+    pub fn blank_line(&mut self, what: &str) -> Result<(), ValidationError> {
+        let number = self.line_number + 1;
+        match self.rest.find('\n') {
+            Some(0) => {
+                self.rest = &self.rest[1..];
+                self.line_number = number;
+                Ok(())
+            }
+            Some(_) => Err(ValidationError::new(
+                number,
+                format!("expected an empty line ({what})"),
+            )),
+            None => Err(ValidationError::new(
+                number,
+                format!("expected an empty line ({what}), found the end of the input"),
+            )),
+        }
+    }
+
+    /// A line holding exactly one integer.
+    pub fn single<T: Integer>(
+        &mut self,
+        name: &str,
+        range: RangeInclusive<T>,
+    ) -> Result<T, ValidationError> {
+        let line = self.line(&format!("the line \"{name}\""))?;
+        line.expect_len(1, name)?;
+        line.int(0, name, range)
+    }
+
+    /// A line of exactly `count` integers named `name_1 … name_count`.
+    pub fn values<T: Integer>(
+        &mut self,
+        name: &str,
+        count: usize,
+        range: RangeInclusive<T>,
+    ) -> Result<Vec<T>, ValidationError> {
+        let what = format!("{name}_1 … {name}_{count}");
+        let line = self.line(&format!("the line of {what}"))?;
+        line.expect_len(count, &what)?;
+        line.ints(name, range)
+    }
+
     /// Fails unless the input has been read completely.
     pub fn expect_eof(&self) -> Result<(), ValidationError> {
         if self.at_eof() {
@@ -324,6 +368,23 @@ mod tests {
         );
         assert_eq!(line.int::<i64>(4, "v", -3..=0).unwrap(), -3);
         assert!(line.int::<u64>(4, "v", 0..=5).is_err());
+    }
+
+    #[test]
+    fn blank_lines_and_helpers() {
+        let mut reader = StrictReader::new("2\n\n1 2\nx\n").unwrap();
+        assert_eq!(reader.single::<u32>("T", 1..=5).unwrap(), 2);
+        reader.blank_line("between tests").unwrap();
+        assert_eq!(reader.values::<u32>("a", 2, 1..=2).unwrap(), vec![1, 2]);
+        assert_eq!(
+            reader.blank_line("between tests").unwrap_err().rule,
+            "expected an empty line (between tests)"
+        );
+        let mut reader = StrictReader::new("1 2\n").unwrap();
+        assert_eq!(
+            reader.single::<u32>("n", 1..=5).unwrap_err().rule,
+            "expected 1 token (n), found 2"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! position and small test, closed forms, other programmes), and the samples reproduce.
 
 use crate::catalogue::Problem;
-use crate::check::{CheckOutcome, check};
+use crate::check::CheckOutcome;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -57,6 +57,13 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
                         "{place}: the answer changes when the input is read back"
                     ));
                 }
+                if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
+                    problem.check(&test.input, &test.answer, &test.answer)
+                {
+                    report.failures.push(format!(
+                        "{place}: the checker refuses the reference answer: {why}"
+                    ));
+                }
                 compare(&mut report, &place, &exam.answer, &exam.cross_checks);
             }
         }
@@ -83,12 +90,17 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
                 .failures
                 .push(format!("{place}: the validator rejects it: {e}")),
             Ok(answer) => {
-                if let CheckOutcome::WrongAnswer(why) =
-                    check(&problem.spec.checker, &sample.answer, &answer)
-                {
-                    report.failures.push(format!(
-                        "{place}: the reference does not reproduce it: {why}"
-                    ));
+                // Both ways round: the reference's answer is accepted where the sample's is
+                // expected, and (for checkers of several right answers) the sample's is accepted.
+                for (expected, output) in [(&sample.answer, &answer), (&answer, &sample.answer)] {
+                    if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
+                        problem.check(&sample.input, expected, output)
+                    {
+                        report.failures.push(format!(
+                            "{place}: the reference does not reproduce it: {why}"
+                        ));
+                        break;
+                    }
                 }
             }
         }

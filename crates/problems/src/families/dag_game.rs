@@ -33,7 +33,7 @@ fn answer(count: usize) -> String {
 }
 
 /// The 1-based input line of an edge on a directed cycle, if there is a cycle.
-fn edge_on_a_cycle(n: u32, edges: &[(u32, u32)]) -> Option<usize> {
+pub(crate) fn edge_on_a_cycle(n: u32, edges: &[(u32, u32)]) -> Option<usize> {
     let graph = Graph::from_edges(n as usize, edges);
     // Kahn's algorithm; whatever it cannot remove lies on or after a cycle.
     let mut in_degree = vec![0u32; n as usize];

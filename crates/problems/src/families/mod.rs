@@ -1,12 +1,23 @@
 //! The game families behind the catalogue, by the name `problem.toml` gives in `family`.
 
 mod bash;
+mod bipartite;
+mod chomp;
+mod christmas;
+mod coins;
+mod dag_chess;
 mod dag_game;
+mod every_sg;
+mod hackenbush;
+mod multiple;
 mod nim;
 mod parigame;
+mod piles;
 mod sc4;
 mod spc4;
+mod stick_game;
 mod stones;
+mod vika;
 mod wythoff;
 
 use crate::family::Solver;
@@ -23,6 +34,23 @@ pub const NAMES: &[&str] = &[
     "nim",
     "wythoff",
     "wythoff-big",
+    "dag-chess",
+    "stick-game",
+    "square-nim",
+    "fibonacci-nim",
+    "k-multiple-subtraction",
+    "staircase-nim",
+    "misere-nim",
+    "lasker-nim",
+    "nim-k",
+    "green-hackenbush",
+    "green-hackenbush-multi",
+    "christmas-game",
+    "every-sg",
+    "bipartite-game",
+    "chomp",
+    "coin-flipping",
+    "vika",
 ];
 
 pub fn by_name(name: &str) -> Option<Arc<dyn Solver>> {
@@ -36,6 +64,23 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Solver>> {
         "nim" => Arc::new(nim::Nim),
         "wythoff" => Arc::new(wythoff::Wythoff::POJ_1067),
         "wythoff-big" => Arc::new(wythoff::Wythoff::NOD_1185),
+        "dag-chess" => Arc::new(dag_chess::DagChess),
+        "stick-game" => Arc::new(stick_game::StickGame),
+        "square-nim" => Arc::new(piles::Piles::square()),
+        "fibonacci-nim" => Arc::new(multiple::Multiple::FIBONACCI),
+        "k-multiple-subtraction" => Arc::new(multiple::Multiple::K_MULTIPLE),
+        "staircase-nim" => Arc::new(piles::Piles::staircase()),
+        "misere-nim" => Arc::new(piles::Piles::misere()),
+        "lasker-nim" => Arc::new(piles::Piles::lasker()),
+        "nim-k" => Arc::new(piles::Piles::moore()),
+        "green-hackenbush" => Arc::new(hackenbush::Hackenbush::AGC_017D),
+        "green-hackenbush-multi" => Arc::new(hackenbush::Hackenbush::HDU_3094),
+        "christmas-game" => Arc::new(christmas::ChristmasGame),
+        "every-sg" => Arc::new(every_sg::EverySg),
+        "bipartite-game" => Arc::new(bipartite::BipartiteGame),
+        "chomp" => Arc::new(chomp::Chomp),
+        "coin-flipping" => Arc::new(coins::Coins),
+        "vika" => Arc::new(vika::Vika),
         _ => return None,
     })
 }

@@ -1,0 +1,313 @@
+//! Take-away games whose limit follows the previous move, in two formats: Fibonacci Nim (HDU 2516:
+//! one `n` per line, `0` ends; `Second win` / `First win`) and k-multiple subtraction (POJ 3922:
+//! `t` lines `n k`; `Case i: lose` or the smallest winning first move).
+
+use super::{at_most, push_line, within};
+use crate::family::{CrossCheck, Family};
+use crate::seed::TestRng;
+use crate::strict::{StrictReader, ValidationError};
+use grundy_games::multiple;
+use rand::RngExt;
+use serde::Deserialize;
+use std::fmt::Write;
+
+pub struct Multiple {
+    /// `None`: Fibonacci Nim (k = 2, the HDU format); `Some(max_k)`: POJ 3922.
+    max_k: Option<u32>,
+}
+
+impl Multiple {
+    pub const FIBONACCI: Multiple = Multiple { max_k: None };
+    pub const K_MULTIPLE: Multiple = Multiple {
+        max_k: Some(100_000),
+    };
+
+    fn max_games(&self) -> u32 {
+        if self.max_k.is_some() { 100 } else { 10_000 }
+    }
+    fn max_n(&self) -> u64 {
+        if self.max_k.is_some() {
+            100_000_000
+        } else {
+            (1 << 31) - 1
+        }
+    }
+
+    fn format(&self, answers: impl Iterator<Item = Option<u64>>) -> String {
+        let mut out = String::new();
+        for (i, answer) in answers.enumerate() {
+            match (self.max_k, answer) {
+                (None, None) => out.push_str("Second win\n"),
+                (None, Some(_)) => out.push_str("First win\n"),
+                (Some(_), None) => writeln!(out, "Case {}: lose", i + 1).expect("String"),
+                (Some(_), Some(m)) => writeln!(out, "Case {}: {m}", i + 1).expect("String"),
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug)]
+pub struct Input {
+    /// `(n, k)`; k is 2 for Fibonacci Nim.
+    pub games: Vec<(u64, u64)>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub max_games: u32,
+    pub max_n: u64,
+    #[serde(default)]
+    pub max_k: Option<u32>,
+}
+
+impl Family for Multiple {
+    type Input = Input;
+    type Params = Params;
+
+    fn parse(&self, text: &str) -> Result<Input, ValidationError> {
+        let mut reader = StrictReader::new(text)?;
+        let mut games = Vec::new();
+        match self.max_k {
+            None => loop {
+                let n: u64 = reader.single("n", 0..=self.max_n())?;
+                if n == 0 {
+                    break;
+                }
+                if n < 2 {
+                    return Err(ValidationError::new(
+                        reader.line_number(),
+                        "n = 1 is outside 2..=2147483647",
+                    ));
+                }
+                if games.len() == self.max_games() as usize {
+                    return Err(ValidationError::new(
+                        reader.line_number(),
+                        format!("at most {} values may come before the 0", self.max_games()),
+                    ));
+                }
+                games.push((n, 2));
+            },
+            Some(max_k) => {
+                let t: u32 = reader.single("t", 1..=self.max_games())?;
+                for _ in 0..t {
+                    let line = reader.line("a line \"n k\"")?;
+                    line.expect_len(2, "n k")?;
+                    games.push((
+                        line.int(0, "n", 2..=self.max_n())?,
+                        line.int(1, "k", 1..=u64::from(max_k))?,
+                    ));
+                }
+            }
+        }
+        reader.expect_eof()?;
+        Ok(Input { games })
+    }
+
+    fn render(&self, input: &Input) -> String {
+        let mut out = String::new();
+        if self.max_k.is_some() {
+            push_line(&mut out, [input.games.len()]);
+            for &(n, k) in &input.games {
+                push_line(&mut out, [n, k]);
+            }
+        } else {
+            for &(n, _) in &input.games {
+                push_line(&mut out, [n]);
+            }
+            out.push_str("0\n");
+        }
+        out
+    }
+
+    fn check_params(&self, p: &Params) -> Result<(), String> {
+        within("max_games", p.max_games.into(), 1, self.max_games().into())?;
+        within("max_n", p.max_n, 2, self.max_n())?;
+        match (self.max_k, p.max_k) {
+            (Some(limit), Some(k)) => within("max_k", k.into(), 1, limit.into()),
+            (None, None) => Ok(()),
+            (Some(_), None) => Err("max_k is required".into()),
+            (None, Some(_)) => Err("max_k does not apply: k is 2".into()),
+        }
+    }
+
+    fn fits(&self, input: &Input, p: &Params) -> Result<(), String> {
+        at_most(
+            "the number of games",
+            input.games.len() as u64,
+            p.max_games.into(),
+        )?;
+        for &(n, k) in &input.games {
+            at_most("n", n, p.max_n)?;
+            at_most("k", k, p.max_k.map_or(2, u64::from))?;
+        }
+        Ok(())
+    }
+
+    fn generate(&self, p: &Params, index: usize, rng: &mut TestRng) -> Input {
+        let max_k = u64::from(p.max_k.unwrap_or(2));
+        let pick_k = |rng: &mut TestRng| {
+            if self.max_k.is_some() {
+                rng.random_range(1..=max_k)
+            } else {
+                2
+            }
+        };
+        let games = (0..p.max_games as usize)
+            .map(|g| {
+                let k = match (self.max_k, index, g % 4) {
+                    (None, _, _) => 2,
+                    // The classic values of k, and the largest.
+                    (Some(_), 1, 0) => 1,
+                    (Some(_), 1, 1) => 2,
+                    (Some(_), 1, 2) => max_k,
+                    _ => pick_k(rng),
+                };
+                // Losing sizes and their neighbours, near the top and at random.
+                let below: Vec<u64> = if index != 0 && g % 3 != 2 {
+                    multiple::losing_sizes(k, p.max_n)
+                        .into_iter()
+                        .filter(|&a| (2..=p.max_n).contains(&a))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let n = match (index, g % 3) {
+                    (0, _) => p.max_n - rng.random_range(0..p.max_n.min(3)),
+                    (_, 0) if !below.is_empty() => {
+                        below[rng.random_range(below.len().saturating_sub(3)..below.len())]
+                    }
+                    (_, 1) if !below.is_empty() => {
+                        let a = below[rng.random_range(0..below.len())];
+                        (a + rng.random_range(0..=1)).clamp(2, p.max_n)
+                    }
+                    _ => rng.random_range(2..=p.max_n),
+                };
+                (n, k)
+            })
+            .collect();
+        Input { games }
+    }
+
+    fn solve(&self, input: &Input) -> String {
+        self.format(
+            input
+                .games
+                .iter()
+                .map(|&(n, k)| multiple::smallest_winning_move(n, k)),
+        )
+    }
+
+    fn cross_checks(&self, input: &Input) -> Vec<CrossCheck> {
+        let small = input.games.iter().all(|&(n, _)| n <= 100);
+        let table = small.then(|| {
+            self.format(
+                input
+                    .games
+                    .iter()
+                    .map(|&(n, k)| multiple::smallest_winning_move_by_table(n, k)),
+            )
+        });
+        let brute = input
+            .games
+            .iter()
+            .all(|&(n, _)| n <= 24)
+            .then(|| {
+                input
+                    .games
+                    .iter()
+                    .map(|&(n, k)| multiple::smallest_winning_move_by_search(n, k, 100_000))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .flatten()
+            .map(|answers| self.format(answers.into_iter()));
+        // Closed forms decide lose or win for k = 1 and k = 2; compare the words only.
+        let closed = input
+            .games
+            .iter()
+            .map(|&(n, k)| multiple::closed_form_loses(n, k))
+            .collect::<Option<Vec<bool>>>()
+            .filter(|_| self.max_k.is_none())
+            .map(|loses| self.format(loses.into_iter().map(|l| (!l).then_some(0))));
+        vec![
+            CrossCheck::new("dynamic programme", table),
+            CrossCheck::new("brute force", brute),
+            CrossCheck::new("closed form", closed),
+        ]
+    }
+
+    fn small_positions(&self) -> Vec<Input> {
+        let ks: Vec<u64> = if self.max_k.is_some() {
+            (1..=5).collect()
+        } else {
+            vec![2]
+        };
+        let games: Vec<(u64, u64)> = ks
+            .iter()
+            .flat_map(|&k| (2..=24).map(move |n| (n, k)))
+            .collect();
+        games
+            .chunks(self.max_games() as usize)
+            .map(|c| Input { games: c.to_vec() })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_games::wythoff::fibonacci_up_to;
+
+    #[test]
+    fn validator_rules() {
+        let fib = &Multiple::FIBONACCI;
+        assert_eq!(fib.parse("2\n13\n10000\n0\n").unwrap().games.len(), 3);
+        assert_eq!(
+            fib.parse("2\n13\n").unwrap_err().to_string(),
+            "line 3: expected the line \"n\", found the end of the input"
+        );
+        assert_eq!(
+            fib.parse("1\n0\n").unwrap_err().to_string(),
+            "line 1: n = 1 is outside 2..=2147483647"
+        );
+        assert_eq!(
+            fib.parse("2147483648\n0\n").unwrap_err().to_string(),
+            "line 1: n = 2147483648 is outside 0..=2147483647"
+        );
+        assert_eq!(
+            fib.parse("2\n0\n5\n").unwrap_err().to_string(),
+            "line 3: expected the end of the input, found another line"
+        );
+        let poj = &Multiple::K_MULTIPLE;
+        assert!(poj.parse("1\n16 1\n").is_ok());
+        assert_eq!(
+            poj.parse("1\n1 1\n").unwrap_err().to_string(),
+            "line 2: n = 1 is outside 2..=100000000"
+        );
+        assert_eq!(
+            poj.parse("1\n5 100001\n").unwrap_err().to_string(),
+            "line 2: k = 100001 is outside 1..=100000"
+        );
+    }
+
+    #[test]
+    fn fibonacci_traps_are_generated() {
+        let fibs = fibonacci_up_to((1 << 31) - 1);
+        let p = Params {
+            max_games: 10_000,
+            max_n: (1 << 31) - 1,
+            max_k: None,
+        };
+        let mut rng = crate::seed::TestKey {
+            slug: "t",
+            version: 1,
+            subtask: 1,
+            index: 1,
+            seed: 1,
+        }
+        .rng();
+        let input = Multiple::FIBONACCI.generate(&p, 3, &mut rng);
+        assert!(input.games.iter().any(|&(n, _)| n == *fibs.last().unwrap()));
+    }
+}
