@@ -9,7 +9,11 @@ use crate::mex::Mex;
 /// The k-th odious number, k ≥ 1: 2(k − 1), plus one if that has an even number of ones.
 pub fn odious(k: u64) -> u64 {
     let x = 2 * (k - 1);
-    if x.count_ones().is_multiple_of(2) { x + 1 } else { x }
+    if x.count_ones().is_multiple_of(2) {
+        x + 1
+    } else {
+        x
+    }
 }
 
 /// Head values by definition, for positions 1..=n: a move from a lone head at k turns it and up
