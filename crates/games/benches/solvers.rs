@@ -3,7 +3,10 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use grundy_games::graph::{self, Graph};
-use grundy_games::{cards, chestnuts, nim, parigame, subtraction, wythoff};
+use grundy_games::{
+    cards, chestnuts, chomp, coins, every, geography, hackenbush, multiple, nim, parigame,
+    subtraction, wythoff,
+};
 use std::hint::black_box;
 
 /// A small deterministic generator, so the bench needs no dependency beyond criterion.
@@ -135,5 +138,89 @@ fn others(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, dag_game, stones, others);
+fn catalogue_two(c: &mut Criterion) {
+    let mut rng = SplitMix(4);
+    let mut group = c.benchmark_group("second batch");
+    group.sample_size(10);
+
+    let moves: Vec<usize> = (1..=100).map(|i| i * 7 % 200 + 1).collect();
+    group.bench_function("stick-game n=1e6 k=100", |b| {
+        b.iter(|| subtraction::winning_table(1_000_000, black_box(&moves)).len())
+    });
+
+    let squares: Vec<usize> = (1..=316).map(|i| i * i).collect();
+    group.bench_function("square-nim Grundy table to 1e5", |b| {
+        b.iter(|| subtraction::grundy_table(100_000, black_box(&squares)).len())
+    });
+
+    for (n, k) in [
+        (100_000_000u64, 100_000u64),
+        (100_000_000, 1),
+        ((1 << 31) - 1, 2),
+    ] {
+        group.bench_function(format!("k-multiple n={n} k={k} runs"), |b| {
+            b.iter(|| multiple::smallest_winning_move(black_box(n), k))
+        });
+    }
+    // The baseline: seed 001's construction one term at a time.
+    group.bench_function("k-multiple n=100000000 k=100000 term by term", |b| {
+        b.iter(|| multiple::smallest_winning_move_term_by_term(black_box(100_000_000), 100_000))
+    });
+
+    let piles: Vec<u64> = (0..1_000_000)
+        .map(|_| 1 + rng.below((1 << 31) - 1))
+        .collect();
+    group.bench_function("lasker-nim 1e6 piles", |b| {
+        b.iter(|| piles.iter().fold(0, |acc, &p| acc ^ nim::lasker_grundy(p)))
+    });
+
+    let path: Vec<(u32, u32)> = (1..100_000).map(|v| (v - 1, v)).collect();
+    let random_tree: Vec<(u32, u32)> = (1..100_000u32)
+        .map(|v| (rng.below(u64::from(v)) as u32, v))
+        .collect();
+    group.bench_function("green-hackenbush path 1e5", |b| {
+        b.iter(|| hackenbush::tree_value(100_000, black_box(&path)))
+    });
+    group.bench_function("green-hackenbush random tree 1e5", |b| {
+        b.iter(|| hackenbush::tree_value(100_000, black_box(&random_tree)))
+    });
+
+    let n = 100_000u32;
+    let edges: Vec<(u32, u32)> = (0..200_000)
+        .map(|_| {
+            let u = rng.below(u64::from(n - 1)) as u32;
+            (u, u + 1 + rng.below(u64::from((n - 1 - u).min(4))) as u32)
+        })
+        .collect();
+    group.bench_function("every-sg steps n=1e5 m=2e5", |b| {
+        b.iter(|| {
+            every::steps(&Graph::from_edges(n as usize, black_box(&edges)))
+                .unwrap()
+                .len()
+        })
+    });
+
+    let full = vec![vec![true; 100]; 100];
+    let sparse: Vec<Vec<bool>> = (0..100)
+        .map(|_| (0..100).map(|_| rng.below(10) < 8).collect())
+        .collect();
+    group.bench_function("bipartite-game 100x100 all free", |b| {
+        b.iter(|| geography::placer_winning_cells(black_box(&full)).len())
+    });
+    group.bench_function("bipartite-game 100x100 80% free", |b| {
+        b.iter(|| geography::placer_winning_cells(black_box(&sparse)).len())
+    });
+
+    group.bench_function("chomp 8x8 winning move", |b| {
+        b.iter(|| chomp::winning_move(black_box(&[8; 8])))
+    });
+
+    let heads: Vec<bool> = (0..100_000).map(|_| rng.below(2) == 1).collect();
+    group.bench_function("coin-flipping n=1e5", |b| {
+        b.iter(|| coins::first_wins(black_box(&heads)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dag_game, stones, others, catalogue_two);
 criterion_main!(benches);

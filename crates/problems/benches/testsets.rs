@@ -22,7 +22,14 @@ fn testsets(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("validate the largest test");
     group.sample_size(10);
-    for (slug, subtask) in [("dag-game", 3), ("parigame", 2), ("nim", 1), ("wythoff", 2)] {
+    for (slug, subtask) in [
+        ("dag-game", 3),
+        ("parigame", 2),
+        ("nim", 1),
+        ("wythoff", 2),
+        ("lasker-nim", 3),
+        ("every-sg", 2),
+    ] {
         let problem = catalogue.get(slug).expect("built in");
         let test = problem.generate_test(subtask, 1);
         group.bench_function(slug, |b| {

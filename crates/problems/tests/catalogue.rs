@@ -142,6 +142,12 @@ mod packages {
                 "subtask 1: tests must lie in 1..=100",
             ),
             (
+                "stones/problem.toml",
+                "kind = \"tokens\"",
+                "kind = \"reference\"",
+                "the stones family has no reference checker",
+            ),
+            (
                 "stones/samples/01.in",
                 "2 4\n",
                 "2 4 \n",

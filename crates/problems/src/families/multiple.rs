@@ -147,17 +147,19 @@ impl Family for Multiple {
 
     fn generate(&self, p: &Params, index: usize, rng: &mut TestRng) -> Input {
         let max_k = u64::from(p.max_k.unwrap_or(2));
-        let pick_k = |rng: &mut TestRng| {
-            if self.max_k.is_some() {
-                rng.random_range(1..=max_k)
-            } else {
-                2
-            }
+        // Mostly small k, where the losing sizes are sparse and varied; a fifth near the limit,
+        // where the reference does the most work.
+        let pick_k = |rng: &mut TestRng| match rng.random_range(0..10) {
+            0 | 1 => rng.random_range(max_k.div_ceil(2)..=max_k),
+            2..=4 => rng.random_range(1..=max_k.min(10)),
+            _ => rng.random_range(1..=max_k.min(1000)),
         };
         let games = (0..p.max_games as usize)
             .map(|g| {
                 let k = match (self.max_k, index, g % 4) {
                     (None, _, _) => 2,
+                    // The largest k with the largest n.
+                    (Some(_), 0, 0) => max_k,
                     // The classic values of k, and the largest.
                     (Some(_), 1, 0) => 1,
                     (Some(_), 1, 1) => 2,
@@ -165,22 +167,15 @@ impl Family for Multiple {
                     _ => pick_k(rng),
                 };
                 // Losing sizes and their neighbours, near the top and at random.
-                let below: Vec<u64> = if index != 0 && g % 3 != 2 {
-                    multiple::losing_sizes(k, p.max_n)
-                        .into_iter()
-                        .filter(|&a| (2..=p.max_n).contains(&a))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+                let losing = multiple::LosingRuns::new(k, p.max_n);
+                let count = losing.count();
+                let pick = |i: u64| losing.nth(i).clamp(2, p.max_n);
                 let n = match (index, g % 3) {
                     (0, _) => p.max_n - rng.random_range(0..p.max_n.min(3)),
-                    (_, 0) if !below.is_empty() => {
-                        below[rng.random_range(below.len().saturating_sub(3)..below.len())]
-                    }
-                    (_, 1) if !below.is_empty() => {
-                        let a = below[rng.random_range(0..below.len())];
-                        (a + rng.random_range(0..=1)).clamp(2, p.max_n)
+                    // The largest losing sizes, and random ones or their successors.
+                    (_, 0) => pick(rng.random_range(count.saturating_sub(4)..count)),
+                    (_, 1) => {
+                        (pick(rng.random_range(0..count)) + rng.random_range(0..=1)).min(p.max_n)
                     }
                     _ => rng.random_range(2..=p.max_n),
                 };
@@ -230,7 +225,21 @@ impl Family for Multiple {
             .collect::<Option<Vec<bool>>>()
             .filter(|_| self.max_k.is_none())
             .map(|loses| self.format(loses.into_iter().map(|l| (!l).then_some(0))));
+        // Seed 001's construction term by term, where the sequence is short enough.
+        let terms = input
+            .games
+            .iter()
+            .all(|&(n, k)| k <= 2_000 || n <= 1_000_000)
+            .then(|| {
+                self.format(
+                    input
+                        .games
+                        .iter()
+                        .map(|&(n, k)| multiple::smallest_winning_move_term_by_term(n, k)),
+                )
+            });
         vec![
+            CrossCheck::new("a/b construction term by term", terms),
             CrossCheck::new("dynamic programme", table),
             CrossCheck::new("brute force", brute),
             CrossCheck::new("closed form", closed),
