@@ -156,7 +156,9 @@ impl LosingRuns {
 
     pub fn contains(&self, n: u64) -> bool {
         self.runs.iter().any(|r| {
-            n >= r.first_a && (n - r.first_a) % r.step == 0 && (n - r.first_a) / r.step < r.len
+            n >= r.first_a
+                && (n - r.first_a).is_multiple_of(r.step)
+                && (n - r.first_a) / r.step < r.len
         })
     }
 
@@ -313,9 +315,19 @@ mod tests {
         for i in (0..terms.len()).step_by(1009).chain([terms.len() - 1]) {
             assert_eq!(runs.nth(i as u64), terms[i]);
         }
-        for n in [n, n - 1, terms[terms.len() - 2], terms[terms.len() - 2] + 1, 99_999_989] {
+        for n in [
+            n,
+            n - 1,
+            terms[terms.len() - 2],
+            terms[terms.len() - 2] + 1,
+            99_999_989,
+        ] {
             let prefix = &terms[..terms.partition_point(|&a| a < n) + 1];
-            assert_eq!(runs.smallest_winning_move(n), greedy_over(prefix, n), "n = {n}");
+            assert_eq!(
+                runs.smallest_winning_move(n),
+                greedy_over(prefix, n),
+                "n = {n}"
+            );
         }
     }
 

@@ -258,6 +258,102 @@ mod generation {
         }
     }
 
+    /// Every subtask of `slug` has a test on which `wrong` (a plausible mistaken solution,
+    /// reading the input text) prints something else than the reference.
+    fn every_subtask_catches(slug: &str, wrong: fn(&str) -> String) {
+        let catalogue = Catalogue::builtin().unwrap();
+        let problem = catalogue.get(slug).unwrap();
+        for (number, subtask) in problem.spec.subtasks.iter().enumerate() {
+            let caught = (1..=subtask.tests).any(|i| {
+                let test = problem.generate_test(number + 1, i);
+                wrong(&test.input)
+                    .split_whitespace()
+                    .ne(test.answer.split_whitespace())
+            });
+            assert!(
+                caught,
+                "{slug} subtask {}: the wrong solution passes every test",
+                number + 1
+            );
+        }
+    }
+
+    /// The games of a "T, then n and a line of numbers" input.
+    fn games(input: &str) -> Vec<Vec<u64>> {
+        input
+            .lines()
+            .skip(2)
+            .step_by(2)
+            .map(|l| l.split(' ').map(|t| t.parse().unwrap()).collect())
+            .collect()
+    }
+
+    fn words(wins: impl Iterator<Item = bool>, yes: &str, no: &str) -> String {
+        wins.map(|w| if w { yes } else { no })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn plausible_wrong_solutions_fail() {
+        // Staircase Nim by the xor of p_i − i over the sorted positions.
+        every_subtask_catches("staircase-nim", |input| {
+            let wins = games(input).into_iter().map(|mut p| {
+                p.sort_unstable();
+                p.iter()
+                    .enumerate()
+                    .fold(0, |a, (i, &x)| a ^ (x - i as u64 - 1))
+                    != 0
+            });
+            words(wins, "Georgia will win", "Bob will win")
+        });
+        // Lasker's Nim as plain Nim.
+        every_subtask_catches("lasker-nim", |input| {
+            words(
+                games(input)
+                    .into_iter()
+                    .map(|p| p.iter().fold(0, |a, &x| a ^ x) != 0),
+                "Alice",
+                "Bob",
+            )
+        });
+        // Misère Nim without the all-ones case.
+        every_subtask_catches("misere-nim", |input| {
+            words(
+                games(input)
+                    .into_iter()
+                    .map(|p| p.iter().fold(0, |a, &x| a ^ x) != 0),
+                "John",
+                "Brother",
+            )
+        });
+        // Mock Turtles with evil numbers instead of odious ones.
+        every_subtask_catches("coin-flipping", |input| {
+            let rows = input.lines().skip(2).step_by(2);
+            let wins = rows.map(|row| {
+                row.chars()
+                    .enumerate()
+                    .filter(|&(_, c)| c == 'H')
+                    .fold(0u64, |a, (i, _)| {
+                        let m = i as u64;
+                        a ^ (2 * m + u64::from(m.count_ones() % 2 == 1))
+                    })
+                    != 0
+            });
+            words(wins, "First", "Second")
+        });
+        // Moore's Nim with the seed's "mod k" rule.
+        every_subtask_catches("nim-k", |input| {
+            let lines: Vec<&str> = input.lines().collect();
+            let wins = lines[1..].chunks(2).map(|pair| {
+                let k: usize = pair[0].split(' ').nth(1).unwrap().parse().unwrap();
+                let piles: Vec<u64> = pair[1].split(' ').map(|t| t.parse().unwrap()).collect();
+                (0..32).any(|bit| piles.iter().filter(|&&p| p >> bit & 1 == 1).count() % k != 0)
+            });
+            words(wins, "First", "Second")
+        });
+    }
+
     #[test]
     fn the_first_test_of_each_last_subtask_reaches_the_limits() {
         let catalogue = Catalogue::builtin().unwrap();

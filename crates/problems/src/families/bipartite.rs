@@ -88,17 +88,19 @@ impl Family for BipartiteGame {
     }
 
     fn generate(&self, p: &Params, index: usize, rng: &mut TestRng) -> Input {
-        let (rows, cols) = if index < 4 {
-            (p.max_rows, p.max_cols)
-        } else {
-            (
-                rng.random_range(1..=p.max_rows),
-                rng.random_range(1..=p.max_cols),
-            )
+        let odd = |side: u32| if side % 2 == 1 { side } else { side - 1 };
+        let (rows, cols) = match index {
+            0..=3 => (p.max_rows, p.max_cols),
+            // A full board with an odd number of cells: every cell of the larger colour wins.
+            5 => (odd(p.max_rows), odd(p.max_cols)),
+            _ => (
+                rng.random_range(p.max_rows.min(2)..=p.max_rows),
+                rng.random_range(p.max_cols.min(2)..=p.max_cols),
+            ),
         };
         let density = match index {
             // All free: with an even number of cells a perfect matching exists and A loses.
-            0 => 1.0,
+            0 | 5 => 1.0,
             1 => 0.9,
             2 => 0.5,
             3 => 0.3,
@@ -110,13 +112,13 @@ impl Family for BipartiteGame {
         if index == 4 {
             // A single free cell: B cannot move, so A wins there.
             free = vec![vec![false; cols as usize]; rows as usize];
-        }
-        if !free.iter().flatten().any(|&f| f) {
-            let (r, c) = (
-                rng.random_range(0..rows) as usize,
-                rng.random_range(0..cols) as usize,
-            );
-            free[r][c] = true;
+            free[rng.random_range(0..rows) as usize][rng.random_range(0..cols) as usize] = true;
+        } else {
+            // At least five free cells where the board has room for them.
+            let wanted = 5.min(rows * cols) as usize;
+            while free.iter().flatten().filter(|&&f| f).count() < wanted {
+                free[rng.random_range(0..rows) as usize][rng.random_range(0..cols) as usize] = true;
+            }
         }
         Input { free }
     }

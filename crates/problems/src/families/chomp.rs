@@ -123,7 +123,11 @@ impl Family for Chomp {
         let boards = (0..p.max_boards as usize)
             .map(|b| {
                 let (rows, cols) = match index {
-                    0 => (p.max_rows, p.max_cols),
+                    // Full bars of every size near the largest.
+                    0 => (
+                        p.max_rows.saturating_sub((b % 3) as u32).max(1),
+                        p.max_cols.saturating_sub((b / 3 % 3) as u32).max(1),
+                    ),
                     _ => (
                         rng.random_range(1..=p.max_rows),
                         rng.random_range(1..=p.max_cols),
@@ -261,6 +265,9 @@ impl Family for Chomp {
             let verdict = match tokens.as_slice() {
                 ["LOSE"] if !first_wins => Ok(()),
                 ["LOSE"] => Err("the first player can win".to_string()),
+                ["WIN", r, c] if !r.bytes().chain(c.bytes()).all(|b| b.is_ascii_digit()) => {
+                    Err(format!("\"{r} {c}\" is not a piece that may be eaten"))
+                }
                 ["WIN", r, c] => match (r.parse::<usize>(), c.parse::<usize>()) {
                     (Ok(r), Ok(c))
                         if r >= 1

@@ -208,7 +208,26 @@ impl Family for ChristmasGame {
                             decoration(rng, edges)
                         }
                     })
-                    .collect()
+                    .collect::<Vec<Decoration>>()
+            })
+            .enumerate()
+            .map(|(case, mut decorations)| {
+                // Every other case made a loss for Sally: the last graph is replaced by a path
+                // (a stalk worth its length) cancelling the others.
+                if case % 2 == 1 {
+                    let rest = decorations[..decorations.len() - 1]
+                        .iter()
+                        .fold(0, |acc, d| acc ^ value(d));
+                    if rest <= u64::from(p.max_edges.min(MAX_VERTICES - 1)) {
+                        let length = rest as u32;
+                        let last = decorations.len() - 1;
+                        decorations[last] = Decoration {
+                            vertices: length + 1,
+                            edges: (0..length).map(|v| (v, v + 1)).collect(),
+                        };
+                    }
+                }
+                decorations
             })
             .collect();
         Input { cases }

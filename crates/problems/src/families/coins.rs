@@ -94,14 +94,23 @@ impl Family for Coins {
                     _ => {
                         let density = rng.random_range(0.0..=1.0);
                         let mut row: Vec<bool> = (0..n).map(|_| rng.random_bool(density)).collect();
-                        // Every other row made losing: the last head's value cancels the others'.
-                        if r % 2 == 1 && n > 1 {
-                            let sum = (0..n - 1)
+                        // Every other row made losing by turning the coin worth the row's value
+                        // (first turning coin 1 when that value is evil, not odious); every fourth
+                        // row then gets coin 1 turned, leaving a value of exactly 1.
+                        if r % 2 == 1 {
+                            let mut value = (0..n)
                                 .filter(|&i| row[i])
                                 .fold(0, |a, i| a ^ coins::odious(i as u64 + 1));
-                            row[n - 1] = false;
-                            if let Some(pos) = (1..=n as u64).find(|&k| coins::odious(k) == sum) {
-                                row[pos as usize - 1] ^= true;
+                            if value != 0 && value.count_ones().is_multiple_of(2) {
+                                row[0] ^= true;
+                                value ^= 1;
+                            }
+                            let position = value / 2 + 1;
+                            if value != 0 && position <= n as u64 {
+                                row[position as usize - 1] ^= true;
+                            }
+                            if r % 4 == 3 {
+                                row[0] ^= true;
                             }
                         }
                         row

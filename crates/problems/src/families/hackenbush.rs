@@ -195,16 +195,23 @@ impl Family for Hackenbush {
             .map(|t| {
                 // Indices 0..=3: the path, the star, a deep bushy tree and a random one, at full
                 // size; later ones random sizes and shapes, every other tree made losing.
+                let losing = index >= 4 && (index + t) % 2 == 1;
+                // A losing tree gets a path as long as its value hung on: half the room for it.
+                let largest = if losing {
+                    (p.max_n / 2).max(self.min_n)
+                } else {
+                    p.max_n
+                };
                 let (n, shape) = if index < 4 {
                     (p.max_n, index)
                 } else {
                     (
-                        rng.random_range(self.min_n..=p.max_n),
+                        rng.random_range(self.min_n..=largest),
                         rng.random_range(0..4),
                     )
                 };
                 let edges = random_tree(rng, n, shape);
-                let (n, edges) = if index >= 4 && (index + t) % 2 == 1 {
+                let (n, edges) = if losing {
                     make_losing(n, edges, p.max_n)
                 } else {
                     (n, edges)

@@ -155,6 +155,101 @@ impl Piles {
         outcome.ok().map(|o| o.is_win())
     }
 
+    /// Turns a game into a lost one where the variant's rule allows a simple construction, or
+    /// returns it unchanged.
+    fn make_losing(&self, game: Game, rng: &mut TestRng, max_value: u64) -> Game {
+        let n = game.piles.len();
+        let others = &game.piles[..n - 1];
+        let candidate = match self.variant {
+            Variant::Misere => {
+                let x = others.iter().fold(0, |a, &p| a ^ p);
+                let mut piles = game.piles.clone();
+                piles[n - 1] = x;
+                (x >= 1 && x <= max_value && piles.iter().any(|&p| p > 1)).then_some(piles)
+            }
+            Variant::Lasker => {
+                // The last two piles cancel the rest. Only 2³¹ − 1 is worth 2³¹ (bit 31), so it
+                // takes that bit when needed; the other pile takes whatever remains.
+                let inverse = |v: u64| match v % 4 {
+                    0 => v.checked_sub(1),
+                    3 => Some(v + 1),
+                    _ => Some(v),
+                };
+                (n >= 2)
+                    .then(|| {
+                        let x = game.piles[..n - 2]
+                            .iter()
+                            .fold(0, |a, &p| a ^ nim::lasker_grundy(p));
+                        let first = if x >> 31 & 1 == 1 {
+                            (1u64 << 31) - 1
+                        } else {
+                            rng.random_range(1..=max_value)
+                        };
+                        let second = inverse(x ^ nim::lasker_grundy(first))?;
+                        (1..=max_value).contains(&first).then_some(())?;
+                        (1..=max_value).contains(&second).then(|| {
+                            let mut piles = game.piles.clone();
+                            piles[n - 2] = first;
+                            piles[n - 1] = second;
+                            piles
+                        })
+                    })
+                    .flatten()
+            }
+            Variant::Moore => {
+                // Groups of k + 1 equal piles: every bit is set in a multiple of k + 1 piles.
+                let group = game.k as usize + 1;
+                (n >= group).then(|| {
+                    (0..n / group)
+                        .flat_map(|_| std::iter::repeat_n(rng.random_range(1..=max_value), group))
+                        .collect()
+                })
+            }
+            Variant::Square => {
+                let values = self.square_values();
+                let x = others.iter().fold(0, |a, &p| a ^ values[p as usize]);
+                (1..=max_value).find(|&s| values[s as usize] == x).map(|s| {
+                    let mut piles = game.piles.clone();
+                    piles[n - 1] = s;
+                    piles
+                })
+            }
+            Variant::Staircase => {
+                // Random gaps, then the last counted gap (i = n, n − 2, … from the right end)
+                // cancels the others; positions are the running sums, shuffled.
+                let spread = (max_value / (2 * n as u64 + 2)).max(1);
+                let mut gaps: Vec<u64> = (0..n).map(|_| rng.random_range(0..=spread)).collect();
+                let counted_xor = gaps.iter().rev().skip(2).step_by(2).fold(0, |a, &g| a ^ g);
+                gaps[n - 1] = counted_xor;
+                let mut position = 0;
+                let mut cells: Vec<u64> = gaps
+                    .iter()
+                    .map(|&g| {
+                        position += g + 1;
+                        position
+                    })
+                    .collect();
+                rand::seq::SliceRandom::shuffle(cells.as_mut_slice(), rng);
+                (position <= max_value).then_some(cells)
+            }
+        };
+        // Otherwise every pile twice over: a position equal to its mirror image is lost in every
+        // variant here but staircase Nim (and misère Nim when all piles are ones).
+        let mirrored = || {
+            let half = &game.piles[..n / 2];
+            let piles: Vec<u64> = half.iter().flat_map(|&p| [p, p]).collect();
+            let ones_only = piles.iter().all(|&p| p <= 1);
+            (n >= 2
+                && self.variant != Variant::Staircase
+                && !(self.variant == Variant::Misere && ones_only))
+                .then_some(piles)
+        };
+        match candidate.or_else(mirrored) {
+            Some(piles) => Game { k: game.k, piles },
+            None => game,
+        }
+    }
+
     fn word(&self, first_wins: bool) -> &'static str {
         self.words[usize::from(!first_wins)]
     }
@@ -195,6 +290,22 @@ impl Piles {
         };
         Game { k, piles }
     }
+}
+
+/// Whether a classic wrong rule for staircase Nim (xor of every gap, or xor of `p_i − i` over
+/// the sorted positions) misjudges these positions.
+fn staircase_mistakes_err(positions: &[u64]) -> bool {
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable();
+    let truth = nim::staircase_first_wins(&sorted);
+    let all_gaps = (0..sorted.len()).fold(0, |a, i| {
+        a ^ (sorted[i] - if i == 0 { 0 } else { sorted[i - 1] } - 1)
+    });
+    let shifted = sorted
+        .iter()
+        .enumerate()
+        .fold(0, |a, (i, &p)| a ^ (p - i as u64 - 1));
+    (all_gaps != 0) != truth || (shifted != 0) != truth
 }
 
 /// Subtract-a-square over several piles, literally.
@@ -332,6 +443,19 @@ impl Family for Piles {
                 // Every game at the largest size and values.
                 0 => self.random_game(rng, p.max_n, p.max_value, 3),
                 // Single piles and all-ones rows (the misère and parity traps).
+                // Staircase: positions where the classic mistakes (xor of every gap, xor of
+                // p_i − i) go wrong.
+                1 if self.variant == Variant::Staircase => {
+                    let n = rng.random_range(2..=p.max_n.max(2)).min(p.max_n);
+                    let mut game = self.random_game(rng, n, p.max_value, 2);
+                    for _ in 0..200 {
+                        if staircase_mistakes_err(&game.piles) {
+                            break;
+                        }
+                        game = self.random_game(rng, n, p.max_value, 2);
+                    }
+                    game
+                }
                 1 => {
                     let n = if g % 2 == 0 {
                         1
@@ -341,7 +465,8 @@ impl Family for Piles {
                     self.random_game(rng, n, p.max_value, g)
                 }
                 _ => {
-                    // Aim each small game at a chosen answer, so both answers are common.
+                    // Aim each game at a chosen answer, so both answers are common: random games
+                    // mostly win, so losing ones are built on purpose.
                     let want = g % 2 == 0;
                     let n =
                         rng.random_range(1..=p.max_n.min(if index == 2 { p.max_n } else { 50 }));
@@ -353,6 +478,9 @@ impl Family for Piles {
                         }
                         let shape = rng.random_range(0..5);
                         game = self.random_game(rng, n, p.max_value, shape);
+                    }
+                    if !want && self.first_wins(&game) {
+                        game = self.make_losing(game, rng, p.max_value);
                     }
                     game
                 }
