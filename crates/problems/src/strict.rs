@@ -123,6 +123,21 @@ impl<'a> StrictReader<'a> {
         line.int(0, name, range)
     }
 
+    /// A line of exactly two integers, named and bounded.
+    pub fn pair<A: Integer, B: Integer>(
+        &mut self,
+        (first, first_range): (&str, RangeInclusive<A>),
+        (second, second_range): (&str, RangeInclusive<B>),
+    ) -> Result<(A, B), ValidationError> {
+        let what = format!("{first} {second}");
+        let line = self.line(&format!("the line \"{what}\""))?;
+        line.expect_len(2, &what)?;
+        Ok((
+            line.int(0, first, first_range)?,
+            line.int(1, second, second_range)?,
+        ))
+    }
+
     /// A line of exactly `count` integers named `name_1 … name_count`.
     pub fn values<T: Integer>(
         &mut self,
@@ -219,24 +234,37 @@ impl<'a> Line<'a> {
         name: &str,
         range: RangeInclusive<T>,
     ) -> Result<T, ValidationError> {
+        self.int_named(index, || name.to_string(), &range)
+    }
+
+    /// As [`Line::int`], building the name only for an error message: a line of 10⁶ numbers
+    /// must not format 10⁶ names.
+    fn int_named<T: Integer>(
+        &self,
+        index: usize,
+        name: impl Fn() -> String,
+        range: &RangeInclusive<T>,
+    ) -> Result<T, ValidationError> {
         let token = self.fields[index];
-        let value = parse_canonical(token).ok_or_else(|| {
-            self.error(format!(
-                "{name} = \"{token}\" is not an integer written in canonical form"
-            ))
-        })?;
+        let Some(value) = parse_canonical(token) else {
+            return Err(self.error(format!(
+                "{} = \"{token}\" is not an integer written in canonical form",
+                name()
+            )));
+        };
         let (low, high) = (
             Into::<i128>::into(*range.start()),
             Into::<i128>::into(*range.end()),
         );
         if value < low || value > high {
             return Err(self.error(format!(
-                "{name} = {token} is outside {}..={}",
+                "{} = {token} is outside {}..={}",
+                name(),
                 range.start(),
                 range.end()
             )));
         }
-        T::try_from(value).map_err(|_| self.error(format!("{name} = {token} does not fit")))
+        T::try_from(value).map_err(|_| self.error(format!("{} = {token} does not fit", name())))
     }
 
     /// Every token as an integer named `name_i` (1-based), each within `range`.
@@ -246,7 +274,7 @@ impl<'a> Line<'a> {
         range: RangeInclusive<T>,
     ) -> Result<Vec<T>, ValidationError> {
         (0..self.fields.len())
-            .map(|i| self.int(i, &format!("{name}_{}", i + 1), range.clone()))
+            .map(|i| self.int_named(i, || format!("{name}_{}", i + 1), &range))
             .collect()
     }
 
@@ -278,7 +306,9 @@ fn parse_canonical(token: &str) -> Option<i128> {
     {
         return None;
     }
-    let magnitude: i128 = digits.parse().ok()?;
+    let magnitude = digits
+        .bytes()
+        .fold(0i128, |acc, b| acc * 10 + i128::from(b - b'0'));
     Some(if negative { -magnitude } else { magnitude })
 }
 

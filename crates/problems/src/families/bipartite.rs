@@ -43,10 +43,7 @@ impl Family for BipartiteGame {
 
     fn parse(&self, text: &str) -> Result<Input, ValidationError> {
         let mut reader = StrictReader::new(text)?;
-        let head = reader.line("the line \"n m\"")?;
-        head.expect_len(2, "n m")?;
-        let rows: u32 = head.int(0, "n", 1..=MAX_SIDE)?;
-        let cols: u32 = head.int(1, "m", 1..=MAX_SIDE)?;
+        let (rows, cols): (u32, u32) = reader.pair(("n", 1..=MAX_SIDE), ("m", 1..=MAX_SIDE))?;
         let mut free = Vec::with_capacity(rows as usize);
         for _ in 0..rows {
             let line = reader.line("a row of the grid")?;

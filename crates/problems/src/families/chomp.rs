@@ -53,10 +53,7 @@ impl Family for Chomp {
         let t: u32 = reader.single("T", 1..=MAX_T)?;
         let mut boards = Vec::with_capacity(t as usize);
         for _ in 0..t {
-            let head = reader.line("the line \"r c\"")?;
-            head.expect_len(2, "r c")?;
-            let rows: u32 = head.int(0, "r", 1..=MAX_SIDE)?;
-            let cols: u32 = head.int(1, "c", 1..=MAX_SIDE)?;
+            let (rows, cols): (u32, u32) = reader.pair(("r", 1..=MAX_SIDE), ("c", 1..=MAX_SIDE))?;
             let mut lengths = Vec::new();
             for r in 0..rows {
                 let line = reader.line("a row of the bar")?;
@@ -249,6 +246,10 @@ impl Family for Chomp {
             .chunks(MAX_T as usize)
             .map(|c| Input { boards: c.to_vec() })
             .collect()
+    }
+
+    fn has_reference_checker(&self) -> bool {
+        true
     }
 
     fn check_answer(&self, input: &Input, output: &str) -> Option<CheckOutcome> {

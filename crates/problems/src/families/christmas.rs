@@ -106,11 +106,9 @@ impl Family for ChristmasGame {
             let graphs: u32 = reader.single("N", 1..=MAX_GRAPHS)?;
             let mut decorations = Vec::with_capacity(graphs as usize);
             for _ in 0..graphs {
-                let head = reader.line("the line \"m k\"")?;
-                head.expect_len(2, "m k")?;
-                let vertices: u32 = head.int(0, "m", 1..=MAX_VERTICES)?;
-                let k: u32 = head.int(1, "k", 0..=MAX_EDGES)?;
-                let head_line = head.number;
+                let (vertices, k): (u32, u32) =
+                    reader.pair(("m", 1..=MAX_VERTICES), ("k", 0..=MAX_EDGES))?;
+                let head_line = reader.line_number();
                 let mut edges = Vec::with_capacity(k as usize);
                 for _ in 0..k {
                     let line = reader.line("an edge \"a b\"")?;

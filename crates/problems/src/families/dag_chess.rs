@@ -1,7 +1,7 @@
 //! POJ 2425 "A Chess Game": test cases to the end of the file, separated by one empty line; each
 //! is a DAG given by children lists, then token queries ended by `0`. Sprague–Grundy sum.
 
-use super::{at_most, lines, push_line, within};
+use super::{at_most, lines, push_line, small_dags, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -294,11 +294,7 @@ impl Family for DagChess {
     }
 
     fn small_positions(&self) -> Vec<Input> {
-        // Every DAG on four vertices with edges from lower to higher labels, with every multiset
-        // of one to three tokens.
-        let pairs: Vec<(u32, u32)> = (0..4)
-            .flat_map(|u| (u + 1..4).map(move |v| (u, v)))
-            .collect();
+        // Every DAG on four vertices, with every multiset of one to three tokens.
         let mut queries = Vec::new();
         for a in 0..4 {
             queries.push(vec![a]);
@@ -309,13 +305,12 @@ impl Family for DagChess {
                 }
             }
         }
-        let cases: Vec<Case> = (0u32..1 << pairs.len())
-            .map(|mask| {
+        let cases: Vec<Case> = small_dags()
+            .into_iter()
+            .map(|edges| {
                 let mut children = vec![Vec::new(); 4];
-                for (i, &(u, v)) in pairs.iter().enumerate() {
-                    if mask >> i & 1 == 1 {
-                        children[u as usize].push(v);
-                    }
+                for (u, v) in edges {
+                    children[u as usize].push(v);
                 }
                 Case {
                     children,

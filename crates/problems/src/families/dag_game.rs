@@ -1,6 +1,6 @@
 //! The DAG game (seed 000): `n m`, then `m` edges `u v`; count the winning start vertices.
 
-use super::{at_most, push_line, within};
+use super::{at_most, edge_on_a_cycle, push_line, read_edges, small_dags, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -30,39 +30,6 @@ pub struct Params {
 
 fn answer(count: usize) -> String {
     format!("{count}\n")
-}
-
-/// The 1-based input line of an edge on a directed cycle, if there is a cycle.
-pub(crate) fn edge_on_a_cycle(n: u32, edges: &[(u32, u32)]) -> Option<usize> {
-    let graph = Graph::from_edges(n as usize, edges);
-    // Kahn's algorithm; whatever it cannot remove lies on or after a cycle.
-    let mut in_degree = vec![0u32; n as usize];
-    for &(_, v) in edges {
-        in_degree[v as usize] += 1;
-    }
-    let mut stack: Vec<u32> = (0..n).filter(|&v| in_degree[v as usize] == 0).collect();
-    while let Some(v) = stack.pop() {
-        for &w in graph.successors(v) {
-            in_degree[w as usize] -= 1;
-            if in_degree[w as usize] == 0 {
-                stack.push(w);
-            }
-        }
-    }
-    let stuck = (0..n).find(|&v| in_degree[v as usize] > 0)?;
-    // Every stuck vertex has a stuck predecessor; walking back n steps from one ends on a cycle.
-    let mut predecessor_edge = vec![usize::MAX; n as usize];
-    for (index, &(u, v)) in edges.iter().enumerate() {
-        if in_degree[u as usize] > 0 && in_degree[v as usize] > 0 {
-            predecessor_edge[v as usize] = index;
-        }
-    }
-    let mut v = stuck;
-    for _ in 0..n {
-        v = edges[predecessor_edge[v as usize]].0;
-    }
-    // Line 1 holds "n m"; edge i (0-based) is on line i + 2.
-    Some(predecessor_edge[v as usize] + 2)
 }
 
 /// Relabels the vertices by a random permutation so no solution can rely on the order.
@@ -99,23 +66,8 @@ impl Family for DagGame {
 
     fn parse(&self, text: &str) -> Result<Input, ValidationError> {
         let mut reader = StrictReader::new(text)?;
-        let first = reader.line("the line \"n m\"")?;
-        first.expect_len(2, "n m")?;
-        let n: u32 = first.int(0, "n", 1..=MAX_N)?;
-        let m: u32 = first.int(1, "m", 0..=MAX_M)?;
-        let mut edges = Vec::with_capacity(m as usize);
-        for _ in 0..m {
-            let line = reader.line("an edge \"u v\"")?;
-            line.expect_len(2, "u v")?;
-            let u: u32 = line.int(0, "u", 1..=n)?;
-            let v: u32 = line.int(1, "v", 1..=n)?;
-            if u == v {
-                return Err(
-                    line.error(format!("the edge {u} {v} is a loop (u must differ from v)"))
-                );
-            }
-            edges.push((u - 1, v - 1));
-        }
+        let (n, m) = reader.pair(("n", 1..=MAX_N), ("m", 0..=MAX_M))?;
+        let edges = read_edges(&mut reader, n, m)?;
         reader.expect_eof()?;
         if let Some(line) = edge_on_a_cycle(n, &edges) {
             return Err(ValidationError::new(
@@ -220,21 +172,9 @@ impl Family for DagGame {
     }
 
     fn small_positions(&self) -> Vec<Input> {
-        // Every acyclic graph on four vertices whose edges go from lower to higher labels (each
-        // of the six possible edges present or not), which covers every DAG up to relabelling.
-        let pairs: Vec<(u32, u32)> = (0..4)
-            .flat_map(|u| (u + 1..4).map(move |v| (u, v)))
-            .collect();
-        (0u32..1 << pairs.len())
-            .map(|mask| Input {
-                n: 4,
-                edges: pairs
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask >> i & 1 == 1)
-                    .map(|(_, &e)| e)
-                    .collect(),
-            })
+        small_dags()
+            .into_iter()
+            .map(|edges| Input { n: 4, edges })
             .collect()
     }
 }

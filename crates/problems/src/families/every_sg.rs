@@ -1,7 +1,7 @@
 //! Every-SG (own format): a DAG `n m` with `m` edges, then `q` queries `c v_1 … v_c` of token
 //! positions; every movable token must be moved each turn.
 
-use super::{at_most, lines, push_line, within};
+use super::{at_most, edge_on_a_cycle, lines, push_line, read_edges, small_dags, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -44,21 +44,9 @@ impl Family for EverySg {
 
     fn parse(&self, text: &str) -> Result<Input, ValidationError> {
         let mut reader = StrictReader::new(text)?;
-        let head = reader.line("the line \"n m\"")?;
-        head.expect_len(2, "n m")?;
-        let n: u32 = head.int(0, "n", 1..=MAX_N)?;
-        let m: u32 = head.int(1, "m", 0..=MAX_M)?;
-        let mut edges = Vec::with_capacity(m as usize);
-        for _ in 0..m {
-            let line = reader.line("an edge \"u v\"")?;
-            line.expect_len(2, "u v")?;
-            let (u, v): (u32, u32) = (line.int(0, "u", 1..=n)?, line.int(1, "v", 1..=n)?);
-            if u == v {
-                return Err(line.error(format!("the edge {u} {v} is a loop")));
-            }
-            edges.push((u - 1, v - 1));
-        }
-        if let Some(line) = super::dag_game::edge_on_a_cycle(n, &edges) {
+        let (n, m) = reader.pair(("n", 1..=MAX_N), ("m", 0..=MAX_M))?;
+        let edges = read_edges(&mut reader, n, m)?;
+        if let Some(line) = edge_on_a_cycle(n, &edges) {
             return Err(ValidationError::new(
                 line,
                 "this edge lies on a directed cycle (the graph must be acyclic)",
@@ -191,24 +179,16 @@ impl Family for EverySg {
     }
 
     fn small_positions(&self) -> Vec<Input> {
-        // Every DAG on four vertices with edges from lower to higher labels, queried with every
-        // pair of tokens.
-        let pairs: Vec<(u32, u32)> = (0..4)
-            .flat_map(|u| (u + 1..4).map(move |v| (u, v)))
-            .collect();
+        // Every DAG on four vertices, queried with one token anywhere and every pair of tokens.
         let queries: Vec<Vec<u32>> = (0..4)
             .flat_map(|a| (a..4).map(move |b| vec![a, b]))
             .chain((0..4).map(|a| vec![a]))
             .collect();
-        (0u32..1 << pairs.len())
-            .map(|mask| Input {
+        small_dags()
+            .into_iter()
+            .map(|edges| Input {
                 n: 4,
-                edges: pairs
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask >> i & 1 == 1)
-                    .map(|(_, &e)| e)
-                    .collect(),
+                edges,
                 queries: queries.clone(),
             })
             .collect()

@@ -21,6 +21,8 @@ mod vika;
 mod wythoff;
 
 use crate::family::Solver;
+use crate::strict::{StrictReader, ValidationError};
+use grundy_games::graph::Graph;
 use std::sync::Arc;
 
 /// Every family name a problem may use.
@@ -83,6 +85,76 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Solver>> {
         "vika" => Arc::new(vika::Vika),
         _ => return None,
     })
+}
+
+/// `m` lines of edges `u v` (1-based, `u ≠ v`) of a graph on `n` vertices, returned 0-based.
+pub(crate) fn read_edges(
+    reader: &mut StrictReader<'_>,
+    n: u32,
+    m: u32,
+) -> Result<Vec<(u32, u32)>, ValidationError> {
+    let mut edges = Vec::with_capacity(m as usize);
+    for _ in 0..m {
+        let line = reader.line("an edge \"u v\"")?;
+        line.expect_len(2, "u v")?;
+        let (u, v): (u32, u32) = (line.int(0, "u", 1..=n)?, line.int(1, "v", 1..=n)?);
+        if u == v {
+            return Err(line.error(format!("the edge {u} {v} is a loop (u must differ from v)")));
+        }
+        edges.push((u - 1, v - 1));
+    }
+    Ok(edges)
+}
+
+/// Every DAG on four vertices whose edges go from lower to higher labels (each of the six
+/// possible edges present or not): every DAG on four vertices up to relabelling.
+pub(crate) fn small_dags() -> Vec<Vec<(u32, u32)>> {
+    let pairs: Vec<(u32, u32)> = (0..4)
+        .flat_map(|u| (u + 1..4).map(move |v| (u, v)))
+        .collect();
+    (0u32..1 << pairs.len())
+        .map(|mask| {
+            pairs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask >> i & 1 == 1)
+                .map(|(_, &e)| e)
+                .collect()
+        })
+        .collect()
+}
+
+/// The 1-based input line of an edge on a directed cycle, if there is a cycle.
+pub(crate) fn edge_on_a_cycle(n: u32, edges: &[(u32, u32)]) -> Option<usize> {
+    let graph = Graph::from_edges(n as usize, edges);
+    // Kahn's algorithm; whatever it cannot remove lies on or after a cycle.
+    let mut in_degree = vec![0u32; n as usize];
+    for &(_, v) in edges {
+        in_degree[v as usize] += 1;
+    }
+    let mut stack: Vec<u32> = (0..n).filter(|&v| in_degree[v as usize] == 0).collect();
+    while let Some(v) = stack.pop() {
+        for &w in graph.successors(v) {
+            in_degree[w as usize] -= 1;
+            if in_degree[w as usize] == 0 {
+                stack.push(w);
+            }
+        }
+    }
+    let stuck = (0..n).find(|&v| in_degree[v as usize] > 0)?;
+    // Every stuck vertex has a stuck predecessor; walking back n steps from one ends on a cycle.
+    let mut predecessor_edge = vec![usize::MAX; n as usize];
+    for (index, &(u, v)) in edges.iter().enumerate() {
+        if in_degree[u as usize] > 0 && in_degree[v as usize] > 0 {
+            predecessor_edge[v as usize] = index;
+        }
+    }
+    let mut v = stuck;
+    for _ in 0..n {
+        v = edges[predecessor_edge[v as usize]].0;
+    }
+    // Line 1 holds "n m"; edge i (0-based) is on line i + 2.
+    Some(predecessor_edge[v as usize] + 2)
 }
 
 /// Checks a bound given in a subtask's parameters against the statement's limit.

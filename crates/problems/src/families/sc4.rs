@@ -38,10 +38,7 @@ impl Family for Sc4 {
 
     fn parse(&self, text: &str) -> Result<Input, ValidationError> {
         let mut reader = StrictReader::new(text)?;
-        let line = reader.line("the line \"N M\"")?;
-        line.expect_len(2, "N M")?;
-        let n = line.int(0, "N", 1..=MAX_N)?;
-        let m = line.int(1, "M", 1..=MAX_M)?;
+        let (n, m) = reader.pair(("N", 1..=MAX_N), ("M", 1..=MAX_M))?;
         reader.expect_eof()?;
         Ok(Input { n, m })
     }

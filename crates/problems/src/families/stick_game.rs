@@ -38,10 +38,7 @@ impl Family for StickGame {
 
     fn parse(&self, text: &str) -> Result<Input, ValidationError> {
         let mut reader = StrictReader::new(text)?;
-        let first = reader.line("the line \"n k\"")?;
-        first.expect_len(2, "n k")?;
-        let n: u32 = first.int(0, "n", 1..=MAX_N)?;
-        let k: u32 = first.int(1, "k", 1..=MAX_K)?;
+        let (n, k): (u32, u32) = reader.pair(("n", 1..=MAX_N), ("k", 1..=MAX_K))?;
         let moves: Vec<u32> = reader.values("p", k as usize, 1..=n)?;
         let mut sorted = moves.clone();
         sorted.sort_unstable();

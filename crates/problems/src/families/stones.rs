@@ -50,10 +50,7 @@ impl Family for Stones {
 
     fn parse(&self, text: &str) -> Result<Input, ValidationError> {
         let mut reader = StrictReader::new(text)?;
-        let first = reader.line("the line \"N K\"")?;
-        first.expect_len(2, "N K")?;
-        let n: u32 = first.int(0, "N", 1..=MAX_N)?;
-        let pile: u32 = first.int(1, "K", 1..=MAX_K)?;
+        let (n, pile): (u32, u32) = reader.pair(("N", 1..=MAX_N), ("K", 1..=MAX_K))?;
         let second = reader.line("the line of a_1 … a_N")?;
         second.expect_len(n as usize, "a_1 … a_N")?;
         let moves: Vec<u32> = second.ints("a", 1..=pile)?;
