@@ -3,6 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
+use grundy_problems::spec::Difficulty;
 use grundy_problems::verify::{self, Report};
 use grundy_problems::{Catalogue, Problem};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,9 +18,9 @@ pub enum Command {
         /// Only problems with this tag.
         #[arg(long)]
         tag: Option<String>,
-        /// Only problems of this difficulty (easy, medium, hard).
-        #[arg(long)]
-        difficulty: Option<String>,
+        /// Only problems of this difficulty.
+        #[arg(long, value_enum)]
+        difficulty: Option<DifficultyArg>,
     },
     /// Print a problem's statement, limits and samples.
     Show {
@@ -28,7 +29,8 @@ pub enum Command {
         #[arg(long, default_value = "en")]
         lang: String,
     },
-    /// Write the generated tests as <DIR>/<subtask>/NN.in and NN.ans, and the samples.
+    /// Write the generated tests as <DIR>/<number>-<subtask name>/NN.in and NN.ans, and the
+    /// samples as <DIR>/samples/<name>.in and .ans.
     Tests {
         slug: String,
         #[arg(long)]
@@ -39,6 +41,24 @@ pub enum Command {
     /// Check every problem (or one): tests valid, reference agrees with brute force and closed
     /// forms, samples reproduce. Exits non-zero on any failure.
     Verify { slug: Option<String> },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum DifficultyArg {
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl DifficultyArg {
+    fn matches(self, difficulty: Difficulty) -> bool {
+        matches!(
+            (self, difficulty),
+            (DifficultyArg::Easy, Difficulty::Easy)
+                | (DifficultyArg::Medium, Difficulty::Medium)
+                | (DifficultyArg::Hard, Difficulty::Hard)
+        )
+    }
 }
 
 pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
@@ -53,9 +73,7 @@ pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
             .with_context(|| format!("no problem named {slug:?} (see `grundy problems list`)"))
     };
     match command {
-        Command::List { tag, difficulty } => {
-            list(&catalogue, tag.as_deref(), difficulty.as_deref())
-        }
+        Command::List { tag, difficulty } => list(&catalogue, tag.as_deref(), difficulty),
         Command::Show { slug, lang } => show(find(&slug)?, &lang),
         Command::Tests { slug, out } => write_tests(find(&slug)?, &out),
         Command::Solve { slug } => solve(find(&slug)?),
@@ -66,7 +84,11 @@ pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
     }
 }
 
-fn list(catalogue: &Catalogue, tag: Option<&str>, difficulty: Option<&str>) -> Result<ExitCode> {
+fn list(
+    catalogue: &Catalogue,
+    tag: Option<&str>,
+    difficulty: Option<DifficultyArg>,
+) -> Result<ExitCode> {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header([
@@ -83,7 +105,7 @@ fn list(catalogue: &Catalogue, tag: Option<&str>, difficulty: Option<&str>) -> R
     for problem in catalogue.iter() {
         let spec = &problem.spec;
         if tag.is_some_and(|t| !spec.tags.iter().any(|x| x == t))
-            || difficulty.is_some_and(|d| spec.difficulty.as_str() != d)
+            || difficulty.is_some_and(|d| !d.matches(spec.difficulty))
         {
             continue;
         }
@@ -156,8 +178,13 @@ fn write_tests(problem: &Problem, out: &Path) -> Result<ExitCode> {
         let subtask = &problem.spec.subtasks[test.subtask - 1];
         let dir = out.join(format!("{}-{}", test.subtask, subtask.name));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        write(&dir.join(format!("{:02}.in", test.index)), &test.input)?;
-        write(&dir.join(format!("{:02}.ans", test.index)), &test.answer)?;
+        // Wide enough that the names sort in test order.
+        let width = subtask.tests.to_string().len().max(2);
+        write(&dir.join(format!("{:0width$}.in", test.index)), &test.input)?;
+        write(
+            &dir.join(format!("{:0width$}.ans", test.index)),
+            &test.answer,
+        )?;
         written += 1;
     }
     eprintln!(
@@ -170,11 +197,19 @@ fn write_tests(problem: &Problem, out: &Path) -> Result<ExitCode> {
 }
 
 fn solve(problem: &Problem) -> Result<ExitCode> {
-    let mut input = String::new();
-    if std::io::stdin().read_to_string(&mut input).is_err() {
-        eprintln!("invalid input: it is not UTF-8 text");
-        return Ok(ExitCode::FAILURE);
-    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("reading standard input")?;
+    let input = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            eprintln!("invalid input: line {line}: the input is not UTF-8 text");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     match problem.solver().solve_text(&input) {
         Ok(answer) => {
             std::io::stdout().lock().write_all(answer.as_bytes())?;

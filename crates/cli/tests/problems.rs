@@ -30,27 +30,44 @@ fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
 
+/// The slugs in the first column of a `problems list` table.
+fn listed_slugs(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|line| {
+            line.strip_prefix('│')?
+                .split('┆')
+                .next()
+                .map(|cell| cell.trim().to_string())
+        })
+        .filter(|cell| !cell.is_empty() && cell != "slug")
+        .collect()
+}
+
 #[test]
 fn list_shows_the_catalogue_and_filters() {
     let all = grundy(&["problems", "list"], "");
     assert!(all.status.success());
+    let slugs = listed_slugs(&stdout(&all));
+    assert!(slugs.len() >= 25, "{slugs:?}");
     for slug in [
-        "stones",
-        "parigame",
-        "spc4",
-        "sc4",
-        "dag-game",
-        "bash",
-        "nim",
-        "wythoff",
-        "wythoff-big",
+        "stones", "parigame", "spc4", "sc4", "dag-game", "bash", "nim", "wythoff", "chomp", "vika",
     ] {
-        assert!(stdout(&all).contains(slug), "{slug} missing");
+        assert!(slugs.iter().any(|s| s == slug), "{slug} missing");
     }
+    assert!(stdout(&all).contains(&format!("{0} of {0} problems", slugs.len())));
+
     let filtered = grundy(&["problems", "list", "--tag", "wythoff"], "");
-    assert!(stdout(&filtered).contains("2 of "), "{}", stdout(&filtered));
-    assert!(stdout(&filtered).contains("wythoff-big"));
-    assert!(!stdout(&filtered).contains("stones"));
+    assert_eq!(listed_slugs(&stdout(&filtered)), ["wythoff", "wythoff-big"]);
+    assert!(stdout(&filtered).contains(&format!("2 of {} problems", slugs.len())));
+
+    let easy = listed_slugs(&stdout(&grundy(
+        &["problems", "list", "--difficulty", "easy"],
+        "",
+    )));
+    assert!(easy.contains(&"stones".to_string()) && !easy.contains(&"chomp".to_string()));
+    let typo = grundy(&["problems", "list", "--difficulty", "Easy"], "");
+    assert_eq!(typo.status.code(), Some(2), "clap refuses unknown values");
 }
 
 #[test]
@@ -64,6 +81,7 @@ fn show_prints_the_statement_in_the_asked_language() {
     assert!(!missing.status.success());
     assert!(stderr(&missing).contains("no statement in \"fr\" (available: en, vi)"));
     let unknown = grundy(&["problems", "show", "chess"], "");
+    assert_eq!(unknown.status.code(), Some(1));
     assert!(stderr(&unknown).contains("no problem named \"chess\""));
 }
 
@@ -79,11 +97,29 @@ fn solve_validates_before_answering() {
         stderr(&bad).trim(),
         "invalid input: line 2: a_2 = 2 must be greater than a_1 = 3 (the values are strictly increasing)"
     );
+    // k = 381966011250105152 gives the losing pair (618033988749894848, 10^18): a pair that
+    // floating point gets wrong.
     let huge = grundy(
         &["problems", "solve", "wythoff-big"],
         "1\n1000000000000000000 618033988749894848\n",
     );
-    assert!(huge.status.success(), "{}", stderr(&huge));
+    assert_eq!(stdout(&huge), "B\n", "{}", stderr(&huge));
+    let not_utf8 = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["problems", "solve", "sc4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"5 2\n\xff\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(not_utf8.status.code(), Some(1));
+    assert_eq!(
+        stderr(&not_utf8).trim(),
+        "invalid input: line 2: the input is not UTF-8 text"
+    );
 }
 
 #[test]

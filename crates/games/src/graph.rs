@@ -51,10 +51,6 @@ impl Graph {
         self.offsets.len() - 1
     }
 
-    pub fn edge_count(&self) -> usize {
-        self.targets.len()
-    }
-
     pub fn successors(&self, v: u32) -> &[u32] {
         let v = v as usize;
         &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
@@ -93,9 +89,55 @@ pub fn topological_order(graph: &Graph) -> Result<Vec<u32>, CycleError> {
     if order.len() == n {
         Ok(order)
     } else {
-        let vertex = in_degree.iter().position(|&d| d > 0).unwrap_or(0) as u32;
-        Err(CycleError { vertex })
+        let cycle = find_cycle(graph).expect("Kahn's algorithm stops only on a cycle");
+        Err(CycleError { vertex: cycle[0] })
     }
+}
+
+/// The vertices of one directed cycle, in order (each has an edge to the next, the last to the
+/// first), or `None` for an acyclic graph.
+pub fn find_cycle(graph: &Graph) -> Option<Vec<u32>> {
+    let n = graph.vertex_count();
+    let mut in_degree = vec![0u32; n];
+    for &w in &graph.targets {
+        in_degree[w as usize] += 1;
+    }
+    let mut stack: Vec<u32> = (0..n as u32)
+        .filter(|&v| in_degree[v as usize] == 0)
+        .collect();
+    while let Some(v) = stack.pop() {
+        for &w in graph.successors(v) {
+            in_degree[w as usize] -= 1;
+            if in_degree[w as usize] == 0 {
+                stack.push(w);
+            }
+        }
+    }
+    // What Kahn's algorithm could not remove lies on or after a cycle, and every such vertex has a
+    // predecessor among them: walking back n steps from one lands on a cycle.
+    let stuck = (0..n as u32).find(|&v| in_degree[v as usize] > 0)?;
+    let mut predecessor = vec![u32::MAX; n];
+    for v in 0..n as u32 {
+        if in_degree[v as usize] > 0 {
+            for &w in graph.successors(v) {
+                if in_degree[w as usize] > 0 {
+                    predecessor[w as usize] = v;
+                }
+            }
+        }
+    }
+    let mut v = stuck;
+    for _ in 0..n {
+        v = predecessor[v as usize];
+    }
+    let mut cycle = vec![v];
+    let mut u = predecessor[v as usize];
+    while u != v {
+        cycle.push(u);
+        u = predecessor[u as usize];
+    }
+    cycle.reverse();
+    Some(cycle)
 }
 
 /// Grundy value of every vertex of an acyclic graph: the mex of its successors' values.
@@ -154,7 +196,8 @@ pub fn outcomes(graph: &Graph) -> Vec<Outcome> {
 }
 
 /// Brute force for acyclic graphs: a position wins iff some move reaches a losing one, searched
-/// straight from that definition with memoisation. Recursive, so only for small graphs in tests.
+/// straight from that definition with memoisation. The one recursive search here, kept for
+/// cross-checks on graphs of at most a few thousand vertices.
 pub fn brute_force_wins(graph: &Graph, v: u32, memo: &mut Vec<Option<bool>>) -> bool {
     if memo.len() < graph.vertex_count() {
         memo.resize(graph.vertex_count(), None);
@@ -203,6 +246,15 @@ mod tests {
         // the mover must go to 2 and loses; from 0 the mover goes to 1 and wins.
         let g = Graph::from_edges(4, &[(0, 1), (1, 2), (2, 0), (2, 3)]);
         assert!(grundy_values(&g).is_err());
+        // Vertex 4 hangs after the cycle: the error must name a vertex on it.
+        let after = Graph::from_edges(5, &[(4, 0), (0, 1), (1, 2), (2, 0), (2, 3)]);
+        let cycle = find_cycle(&after).unwrap();
+        assert_eq!(cycle.len(), 3);
+        for (i, &v) in cycle.iter().enumerate() {
+            assert!(after.successors(v).contains(&cycle[(i + 1) % 3]));
+        }
+        assert!(cycle.contains(&topological_order(&after).unwrap_err().vertex));
+        assert_eq!(find_cycle(&path(10)), None);
         assert_eq!(
             outcomes(&g),
             vec![Outcome::Win, Outcome::Lose, Outcome::Win, Outcome::Lose]

@@ -2,7 +2,7 @@
 //!
 //! The reachable positions are discovered breadth-first up to a bound on their number, turned into
 //! an explicit [`Graph`], and solved there, so the same iterative machinery serves every family
-//! and no search recurses. The brute-force checks of the catalogue all go through here.
+//! and no search recurses. Most brute-force checks of the catalogue go through here.
 
 use crate::Outcome;
 use crate::graph::{self, CycleError, Graph};

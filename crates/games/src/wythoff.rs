@@ -2,12 +2,18 @@
 //!
 //! The losing positions are `(⌊kφ⌋, ⌊kφ⌋ + k)` for `k ≥ 0`. Evaluating `⌊kφ⌋` in floating point
 //! is wrong inside 10⁹ (double) and 5·10⁹ (long double) next to Fibonacci numbers, so the
-//! reference works in integers: `⌊kφ⌋ = ⌊(k + ⌊√(5k²)⌋) / 2⌋`, exact for every `k < 2⁶³`.
+//! reference works in integers: `⌊kφ⌋ = ⌊(k + ⌊√(5k²)⌋) / 2⌋`, exact while `5k²` fits `u128`
+//! (k up to 8·10¹⁸; inputs stop at 10¹⁸).
 
 use crate::implicit::Game;
 
-/// The `k`-th losing position `(a_k, b_k)`, `a_k ≤ b_k`, exactly.
+/// The `k`-th losing position `(a_k, b_k)`, `a_k ≤ b_k`, exactly. Panics beyond k ≈ 8·10¹⁸,
+/// where `5k²` overflows `u128`.
 pub fn losing_position(k: u64) -> (u128, u128) {
+    assert!(
+        k <= 8_000_000_000_000_000_000,
+        "k = {k} is beyond the exact range"
+    );
     let k = u128::from(k);
     let a = (k + (5 * k * k).isqrt()) / 2;
     (a, a + k)
@@ -16,6 +22,10 @@ pub fn losing_position(k: u64) -> (u128, u128) {
 /// Closed form: the mover wins unless the piles, sorted, are a losing pair.
 pub fn first_wins(a: u64, b: u64) -> bool {
     let (low, high) = (a.min(b), a.max(b));
+    // A difference beyond the exact range would need a_k > 1.2·10¹⁹ > u64::MAX − k: no pair.
+    if high - low > 8_000_000_000_000_000_000 {
+        return true;
+    }
     losing_position(high - low).0 != u128::from(low)
 }
 
@@ -50,8 +60,8 @@ pub fn losing_positions_up_to(limit: usize) -> Vec<(usize, usize)> {
     pairs
 }
 
-/// Dynamic programme over the table of positions up to `limit`, for the small subtasks: the mover
-/// at `(a, b)` wins iff it can reach a pair from the construction above.
+/// The table of every position up to `limit` from the construction above: a position loses
+/// exactly when it is one of the constructed pairs (in either order).
 pub fn winning_table(limit: usize) -> Vec<Vec<bool>> {
     let mut wins = vec![vec![true; limit + 1]; limit + 1];
     for (a, b) in losing_positions_up_to(limit) {

@@ -31,7 +31,9 @@ fn testsets(c: &mut Criterion) {
         ("every-sg", 2),
     ] {
         let problem = catalogue.get(slug).expect("built in");
-        let test = problem.generate_test(subtask, 1);
+        let test = problem
+            .generate_test(subtask, 1)
+            .expect("every subtask has a first test");
         group.bench_function(slug, |b| {
             b.iter(|| problem.solver().validate(&test.input).is_ok())
         });

@@ -28,8 +28,6 @@ pub enum LoadError {
         #[source]
         source: std::io::Error,
     },
-    #[error("two problems are named {0}")]
-    Duplicate(String),
 }
 
 fn invalid(slug: &str, message: impl Into<String>) -> LoadError {
@@ -91,6 +89,9 @@ impl Problem {
         if !spec.title.contains_key("en") {
             return Err(invalid(slug, "an English title (title.en) is required"));
         }
+        if let Some(lang) = spec.title.keys().find(|l| !LANGUAGES.contains(&l.as_str())) {
+            return Err(invalid(slug, format!("title.{lang}: unknown language")));
+        }
         if !(100..=60_000).contains(&spec.time_limit_ms) {
             return Err(invalid(slug, "time_limit_ms must lie in 100..=60000"));
         }
@@ -103,7 +104,7 @@ impl Problem {
                 format!(
                     "unknown family {:?} (known: {})",
                     spec.family,
-                    families::NAMES.join(", ")
+                    families::names().collect::<Vec<_>>().join(", ")
                 ),
             )
         })?;
@@ -116,7 +117,7 @@ impl Problem {
         if spec.subtasks.is_empty() {
             return Err(invalid(slug, "at least one subtask is required"));
         }
-        let points: u32 = spec.subtasks.iter().map(|s| s.points).sum();
+        let points: u64 = spec.subtasks.iter().map(|s| u64::from(s.points)).sum();
         if points != 100 {
             return Err(invalid(
                 slug,
@@ -125,6 +126,15 @@ impl Problem {
         }
         let mut params = Vec::new();
         for (number, subtask) in spec.subtasks.iter().enumerate() {
+            if !is_plain_name(&subtask.name) {
+                return Err(invalid(
+                    slug,
+                    format!(
+                        "subtask {}: the name must be lower-case letters, digits, - and _",
+                        number + 1
+                    ),
+                ));
+            }
             if subtask.tests == 0 || subtask.tests > 100 {
                 return Err(invalid(
                     slug,
@@ -172,6 +182,14 @@ impl Problem {
         }
         let mut samples = Vec::new();
         for (name, input) in sample_inputs {
+            if !is_plain_name(&name) {
+                return Err(invalid(
+                    slug,
+                    format!(
+                        "samples/{name}.in: the name must be lower-case letters, digits, - and _"
+                    ),
+                ));
+            }
             let answer = sample_answers.remove(&name).ok_or_else(|| {
                 invalid(slug, format!("samples/{name}.in has no samples/{name}.ans"))
             })?;
@@ -222,7 +240,7 @@ impl Problem {
     }
 
     /// The checked generator parameters of subtask `number` (1-based).
-    pub fn subtask_params(&self, number: usize) -> &Params {
+    pub(crate) fn subtask_params(&self, number: usize) -> &Params {
         &self.params[number - 1]
     }
 
@@ -237,8 +255,13 @@ impl Problem {
             .unwrap_or_else(|| self.solver.check_text(input, output))
     }
 
-    /// Generates test `index` of subtask `subtask` (both 1-based) with its reference answer.
-    pub fn generate_test(&self, subtask: usize, index: usize) -> TestCase {
+    /// Generates test `index` of subtask `subtask` (both 1-based) with its reference answer, or
+    /// `None` if the problem has no such test.
+    pub fn generate_test(&self, subtask: usize, index: usize) -> Option<TestCase> {
+        let spec = self.spec.subtasks.get(subtask.checked_sub(1)?)?;
+        if index == 0 || index > spec.tests {
+            return None;
+        }
         let key = TestKey {
             slug: &self.spec.slug,
             version: self.spec.version,
@@ -249,12 +272,12 @@ impl Problem {
         let (input, answer) =
             self.solver
                 .generate_test(&self.params[subtask - 1], index - 1, &mut key.rng());
-        TestCase {
+        Some(TestCase {
             subtask,
             index,
             input,
             answer,
-        }
+        })
     }
 
     /// Every test, subtask by subtask, generated lazily (the largest are megabytes each).
@@ -264,7 +287,8 @@ impl Problem {
             .iter()
             .enumerate()
             .flat_map(move |(s, subtask)| {
-                (1..=subtask.tests).map(move |i| self.generate_test(s + 1, i))
+                (1..=subtask.tests)
+                    .map(move |i| self.generate_test(s + 1, i).expect("within the test set"))
             })
     }
 }
@@ -316,11 +340,6 @@ impl Catalogue {
             .map(|(slug, files)| Problem::from_files(slug, files))
             .collect::<Result<Vec<_>, _>>()?;
         problems.sort_by(|a, b| (a.spec.difficulty, a.slug()).cmp(&(b.spec.difficulty, b.slug())));
-        for pair in problems.windows(2) {
-            if pair[0].slug() == pair[1].slug() {
-                return Err(LoadError::Duplicate(pair[0].slug().to_string()));
-            }
-        }
         Ok(Catalogue { problems })
     }
 
@@ -339,6 +358,14 @@ impl Catalogue {
     pub fn is_empty(&self) -> bool {
         self.problems.is_empty()
     }
+}
+
+/// Subtask and sample names become folder and file names: nothing that could leave a folder.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {

@@ -49,6 +49,7 @@ impl Difficulty {
 #[serde(deny_unknown_fields)]
 pub struct CheckerSpec {
     pub kind: CheckerKind,
+    /// For token comparison; a reference checker reads answers its own way.
     #[serde(default = "yes")]
     pub case_sensitive: bool,
 }

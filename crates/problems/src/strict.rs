@@ -197,14 +197,6 @@ impl<'a> Line<'a> {
         Ok(Line { number, fields })
     }
 
-    pub fn len(&self) -> usize {
-        self.fields.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
-    }
-
     pub fn error(&self, rule: impl Into<String>) -> ValidationError {
         ValidationError::new(self.number, rule)
     }
@@ -246,25 +238,32 @@ impl<'a> Line<'a> {
         range: &RangeInclusive<T>,
     ) -> Result<T, ValidationError> {
         let token = self.fields[index];
-        let Some(value) = parse_canonical(token) else {
-            return Err(self.error(format!(
-                "{} = \"{token}\" is not an integer written in canonical form",
-                name()
-            )));
+        let outside = || {
+            self.error(format!(
+                "{} = {token} is outside {}..={}",
+                name(),
+                range.start(),
+                range.end()
+            ))
+        };
+        let value = match parse_canonical(token) {
+            Token::Value(value) => value,
+            Token::Huge => return Err(outside()),
+            Token::NotCanonical => {
+                return Err(self.error(format!(
+                    "{} = \"{token}\" is not an integer written in canonical form",
+                    name()
+                )));
+            }
         };
         let (low, high) = (
             Into::<i128>::into(*range.start()),
             Into::<i128>::into(*range.end()),
         );
         if value < low || value > high {
-            return Err(self.error(format!(
-                "{} = {token} is outside {}..={}",
-                name(),
-                range.start(),
-                range.end()
-            )));
+            return Err(outside());
         }
-        T::try_from(value).map_err(|_| self.error(format!("{} = {token} does not fit", name())))
+        T::try_from(value).map_err(|_| outside())
     }
 
     /// Every token as an integer named `name_i` (1-based), each within `range`.
@@ -277,39 +276,34 @@ impl<'a> Line<'a> {
             .map(|i| self.int_named(i, || format!("{name}_{}", i + 1), &range))
             .collect()
     }
-
-    /// The token at `index`, which must be one of `words`.
-    pub fn word(
-        &self,
-        index: usize,
-        name: &str,
-        words: &[&str],
-    ) -> Result<&'a str, ValidationError> {
-        let token = self.fields[index];
-        if words.contains(&token) {
-            Ok(token)
-        } else {
-            Err(self.error(format!("{name} = \"{token}\" must be one of {words:?}")))
-        }
-    }
 }
 
-/// Parses `-?[1-9][0-9]*|0` up to 30 digits; anything else is not canonical.
-fn parse_canonical(token: &str) -> Option<i128> {
+/// A token read as an integer.
+enum Token {
+    Value(i128),
+    /// Canonical, but beyond any range a format uses.
+    Huge,
+    NotCanonical,
+}
+
+/// Parses `-?[1-9][0-9]*|0`; anything else is not canonical.
+fn parse_canonical(token: &str) -> Token {
     let digits = token.strip_prefix('-').unwrap_or(token);
     let negative = digits.len() != token.len();
     if digits.is_empty()
-        || digits.len() > 30
         || !digits.bytes().all(|b| b.is_ascii_digit())
         || (digits.len() > 1 && digits.starts_with('0'))
         || (negative && digits == "0")
     {
-        return None;
+        return Token::NotCanonical;
     }
-    let magnitude = digits
-        .bytes()
-        .fold(0i128, |acc, b| acc * 10 + i128::from(b - b'0'));
-    Some(if negative { -magnitude } else { magnitude })
+    let magnitude = digits.bytes().try_fold(0i128, |acc, b| {
+        acc.checked_mul(10)?.checked_add(i128::from(b - b'0'))
+    });
+    match magnitude {
+        Some(m) => Token::Value(if negative { -m } else { m }),
+        None => Token::Huge,
+    }
 }
 
 #[cfg(test)]
@@ -380,8 +374,14 @@ mod tests {
 
     #[test]
     fn integer_rules() {
-        let line = first_line("007 -0 +5 12 -3 x 99999999999999999999999999999999\n").unwrap();
-        for index in [0, 1, 2, 5, 6] {
+        let huge = "9".repeat(60);
+        let text = format!("007 -0 +5 12 -3 x {huge}\n");
+        let line = first_line(&text).unwrap();
+        assert_eq!(
+            line.int::<u64>(6, "v", 0..=5).unwrap_err().rule,
+            format!("v = {huge} is outside 0..=5")
+        );
+        for index in [0, 1, 2, 5] {
             assert!(
                 line.int::<i64>(index, "v", -100..=100)
                     .unwrap_err()

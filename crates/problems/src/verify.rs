@@ -4,6 +4,7 @@
 
 use crate::catalogue::Problem;
 use crate::check::CheckOutcome;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,12 @@ pub struct Report {
     pub small_positions: usize,
     /// Number of agreeing inputs per independent method.
     pub agreements: BTreeMap<&'static str, usize>,
+    /// Number of small positions each method answered (agreeing or not): a method that answers
+    /// all of them checks the reference exhaustively there.
+    pub small_coverage: BTreeMap<&'static str, usize>,
+    /// SHA-256 of every generated test and answer, in order: the published test set of this
+    /// problem version.
+    pub digest: String,
     pub failures: Vec<String>,
     pub elapsed: Duration,
 }
@@ -40,7 +47,12 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
     };
     let solver = problem.solver();
 
+    let mut hasher = Sha256::new();
     for test in problem.tests() {
+        for part in [&test.input, &test.answer] {
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part.as_bytes());
+        }
         let place = format!("subtask {} test {}", test.subtask, test.index);
         match solver.examine(&test.input, Some(problem.subtask_params(test.subtask))) {
             Err(e) => report
@@ -64,6 +76,11 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
                         "{place}: the checker refuses the reference answer: {why}"
                     ));
                 }
+                if problem.check(&test.input, &test.answer, "") == CheckOutcome::Accepted {
+                    report
+                        .failures
+                        .push(format!("{place}: the checker accepts an empty output"));
+                }
                 compare(&mut report, &place, &exam.answer, &exam.cross_checks);
             }
         }
@@ -77,7 +94,12 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
             Err(e) => report
                 .failures
                 .push(format!("{place}: the validator rejects it: {e}")),
-            Ok(exam) => compare(&mut report, &place, &exam.answer, &exam.cross_checks),
+            Ok(exam) => {
+                for cross in exam.cross_checks.iter().filter(|c| c.answer.is_some()) {
+                    *report.small_coverage.entry(cross.method).or_default() += 1;
+                }
+                compare(&mut report, &place, &exam.answer, &exam.cross_checks);
+            }
         }
         report.small_positions += 1;
         progress();
@@ -108,6 +130,11 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
         progress();
     }
 
+    report.digest = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     report.elapsed = started.elapsed();
     report
 }

@@ -6,12 +6,18 @@ use grundy_problems::verify::verify;
 #[test]
 fn every_builtin_problem_verifies() {
     let catalogue = Catalogue::builtin().expect("the built-in catalogue loads");
-    assert!(catalogue.len() >= 9);
+    for family in grundy_problems::families::names() {
+        assert!(
+            catalogue.iter().any(|p| p.spec.family == family),
+            "no built-in problem uses {family}"
+        );
+    }
     let mut failures = Vec::new();
+    let mut digests = Vec::new();
     for problem in catalogue.iter() {
         let report = verify(problem, &mut || {});
         eprintln!(
-            "{:<14} {:>3} tests {:>5} small positions {:>2} samples {:?} in {:.2?}",
+            "{:<24} {:>3} tests {:>5} small positions {:>2} samples {:?} in {:.2?}",
             report.slug,
             report.tests,
             report.small_positions,
@@ -21,9 +27,19 @@ fn every_builtin_problem_verifies() {
         );
         assert!(report.samples > 0, "{}: no samples", report.slug);
         assert!(
-            !report.agreements.is_empty(),
-            "{}: nothing was cross-checked",
+            report.small_positions > 0,
+            "{}: no small positions",
             report.slug
+        );
+        // The reference must meet an independent method on every small position.
+        assert!(
+            report
+                .small_coverage
+                .values()
+                .any(|&n| n == report.small_positions),
+            "{}: no method covers every small position: {:?}",
+            report.slug,
+            report.small_coverage
         );
         failures.extend(
             report
@@ -31,8 +47,53 @@ fn every_builtin_problem_verifies() {
                 .iter()
                 .map(|f| format!("{}: {f}", report.slug)),
         );
+        digests.push(format!(
+            "{} {} {}",
+            report.slug, problem.spec.version, report.digest
+        ));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_digests(digests);
+}
+
+/// The test sets students are judged on must not change under a problem version: a change to a
+/// generator or a reference shows here, and must come with a version bump in `problem.toml` and
+/// the new digest recorded (`GRUNDY_UPDATE_DIGESTS=1 cargo test -p grundy-problems --test
+/// catalogue` rewrites the file).
+fn check_digests(mut digests: Vec<String>) {
+    digests.sort();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/testset-digests.txt");
+    let computed = digests.join("\n") + "\n";
+    if std::env::var_os("GRUNDY_UPDATE_DIGESTS").is_some() {
+        std::fs::write(&path, &computed).unwrap();
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_default();
+    let recorded: std::collections::HashMap<&str, (&str, &str)> = recorded
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split(' ');
+            Some((parts.next()?, (parts.next()?, parts.next()?)))
+        })
+        .collect();
+    for line in &digests {
+        let mut parts = line.split(' ');
+        let (slug, version, digest) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        match recorded.get(slug) {
+            Some(&(v, d)) if v == version && d == digest => {}
+            Some(&(v, _)) if v == version => panic!(
+                "{slug}: the tests of version {version} changed; bump its version and record the new digest"
+            ),
+            _ => panic!(
+                "{slug}: no digest recorded for version {version} in {}",
+                path.display()
+            ),
+        }
+    }
 }
 
 mod packages {
@@ -83,7 +144,10 @@ mod packages {
         let original = builtin.get("stones").unwrap();
         assert_eq!(copy.spec, original.spec);
         assert_eq!(copy.samples, original.samples);
-        assert_eq!(copy.generate_test(2, 3), original.generate_test(2, 3));
+        assert_eq!(
+            copy.generate_test(2, 3).unwrap(),
+            original.generate_test(2, 3).unwrap()
+        );
     }
 
     #[test]
@@ -194,8 +258,13 @@ mod generation {
         for problem in catalogue.iter() {
             let last = problem.spec.subtasks.len();
             let tests = problem.spec.subtasks[last - 1].tests;
-            let a = problem.generate_test(last, tests);
-            assert_eq!(a, problem.generate_test(last, tests), "{}", problem.slug());
+            let a = problem.generate_test(last, tests).unwrap();
+            assert_eq!(
+                a,
+                problem.generate_test(last, tests).unwrap(),
+                "{}",
+                problem.slug()
+            );
             let inputs: std::collections::HashSet<String> =
                 problem.tests().map(|t| t.input).collect();
             // Random tests must not collapse into a handful of repeats.
@@ -209,12 +278,27 @@ mod generation {
     }
 
     #[test]
+    fn tests_outside_the_set_do_not_exist() {
+        let catalogue = Catalogue::builtin().unwrap();
+        let stones = catalogue.get("stones").unwrap();
+        let last = stones.spec.subtasks[1].tests;
+        for (subtask, index) in [(0, 1), (1, 0), (3, 1), (2, last + 1), (usize::MAX, 1)] {
+            assert_eq!(
+                stones.generate_test(subtask, index),
+                None,
+                "({subtask}, {index})"
+            );
+        }
+        assert!(stones.generate_test(2, last).is_some());
+    }
+
+    #[test]
     fn answers_cannot_be_guessed() {
         let catalogue = Catalogue::builtin().unwrap();
         for problem in catalogue.iter() {
             for (number, subtask) in problem.spec.subtasks.iter().enumerate() {
                 let answers: std::collections::HashSet<String> = (1..=subtask.tests)
-                    .map(|i| problem.generate_test(number + 1, i).answer)
+                    .map(|i| problem.generate_test(number + 1, i).unwrap().answer)
                     .collect();
                 assert!(
                     answers.len() >= 2,
@@ -246,7 +330,7 @@ mod generation {
         let sc4 = catalogue.get("sc4").unwrap();
         for subtask in 1..=2 {
             let guess_fails = (1..=sc4.spec.subtasks[subtask - 1].tests).any(|i| {
-                let test = sc4.generate_test(subtask, i);
+                let test = sc4.generate_test(subtask, i).unwrap();
                 let nm: Vec<u32> = test
                     .input
                     .split_whitespace()
@@ -265,7 +349,7 @@ mod generation {
         let problem = catalogue.get(slug).unwrap();
         for (number, subtask) in problem.spec.subtasks.iter().enumerate() {
             let caught = (1..=subtask.tests).any(|i| {
-                let test = problem.generate_test(number + 1, i);
+                let test = problem.generate_test(number + 1, i).unwrap();
                 wrong(&test.input)
                     .split_whitespace()
                     .ne(test.answer.split_whitespace())
@@ -358,20 +442,28 @@ mod generation {
     fn the_first_test_of_each_last_subtask_reaches_the_limits() {
         let catalogue = Catalogue::builtin().unwrap();
         let first_line = |slug: &str, subtask: usize| {
-            let test = catalogue.get(slug).unwrap().generate_test(subtask, 1);
+            let test = catalogue
+                .get(slug)
+                .unwrap()
+                .generate_test(subtask, 1)
+                .unwrap();
             test.input.lines().next().unwrap().to_string()
         };
         assert_eq!(first_line("stones", 2), "100 100000");
         assert_eq!(first_line("spc4", 2), "100 100 100");
         assert_eq!(first_line("dag-game", 3), "1000000 999999");
         assert_eq!(first_line("sc4", 2), "100 1");
-        let wythoff = catalogue.get("wythoff").unwrap().generate_test(2, 1);
+        let wythoff = catalogue
+            .get("wythoff")
+            .unwrap()
+            .generate_test(2, 1)
+            .unwrap();
         assert!(wythoff.input.lines().any(|l| l == "0 0"));
         assert!(
             wythoff.input.lines().any(|l| l == "165580140 267914295"),
             "the pair doubles get wrong"
         );
-        let nim = catalogue.get("nim").unwrap().generate_test(1, 1);
+        let nim = catalogue.get("nim").unwrap().generate_test(1, 1).unwrap();
         assert_eq!(nim.input.lines().count(), 10_000);
         assert!(nim.input.lines().all(|l| l.split(' ').count() == 21));
     }

@@ -80,7 +80,7 @@ impl Family for Bash {
         let count = p.max_games as usize;
         let (max_n, max_m) = (p.max_n, p.max_m);
         let games = match index {
-            // Only losing positions: n a multiple of m + 1, including n = m + 1.
+            // Losing positions: n a multiple of m + 1, including n = m + 1 ((1, 1) where none fits).
             0 => (0..count)
                 .map(|_| {
                     let m = rng.random_range(1..=max_m.min(max_n.saturating_sub(1)).max(1));

@@ -1,13 +1,12 @@
 //! POJ 3710 "Christmas Game": test cases to the end of the file, each `N` graphs of `m k` and `k`
 //! edges; every graph is a tree with rings hung on it, rooted at vertex 1. `Sally` moves first.
 
-use super::{at_most, lines, push_line, within};
+use super::{at_most, lines, push_line, shuffle_rooted, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::hackenbush;
 use rand::RngExt;
-use rand::seq::SliceRandom;
 use serde::Deserialize;
 
 pub struct ChristmasGame;
@@ -16,6 +15,8 @@ const MAX_CASES: u32 = 20;
 const MAX_GRAPHS: u32 = 99;
 const MAX_VERTICES: u32 = 99;
 const MAX_EDGES: u32 = 499;
+/// The most edges a ring graph on 99 vertices can have: a root with 98 double edges.
+const MAX_RING_GRAPH_EDGES: u32 = 196;
 
 #[derive(Debug, Clone)]
 pub struct Decoration {
@@ -71,21 +72,7 @@ fn decoration(rng: &mut TestRng, max_edges: u32) -> Decoration {
             break;
         }
     }
-    // Shuffle labels (vertex 1 stays the root), edge order and edge directions.
-    let mut label: Vec<u32> = (1..vertices).collect();
-    label.shuffle(rng);
-    label.insert(0, 0);
-    let mut edges: Vec<(u32, u32)> = edges
-        .into_iter()
-        .map(|(a, b)| {
-            if rng.random_bool(0.5) {
-                (label[a as usize], label[b as usize])
-            } else {
-                (label[b as usize], label[a as usize])
-            }
-        })
-        .collect();
-    edges.shuffle(rng);
+    let edges = shuffle_rooted(rng, vertices, edges);
     Decoration { vertices, edges }
 }
 
@@ -160,7 +147,12 @@ impl Family for ChristmasGame {
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("max_cases", p.max_cases.into(), 1, MAX_CASES.into())?;
         within("max_graphs", p.max_graphs.into(), 1, MAX_GRAPHS.into())?;
-        within("max_edges", p.max_edges.into(), 1, 196)
+        within(
+            "max_edges",
+            p.max_edges.into(),
+            2,
+            MAX_RING_GRAPH_EDGES.into(),
+        )
     }
 
     fn fits(&self, input: &Input, p: &Params) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! POJ 2425 "A Chess Game": test cases to the end of the file, separated by one empty line; each
 //! is a DAG given by children lists, then token queries ended by `0`. Sprague–Grundy sum.
 
-use super::{at_most, lines, push_line, small_dags, within};
+use super::{at_most, first_duplicate, lines, push_line, small_dags, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -104,10 +104,8 @@ impl Family for DagChess {
                 if list.contains(&v) {
                     return Err(line.error(format!("vertex {v} lists itself as a child")));
                 }
-                let mut sorted = list.clone();
-                sorted.sort_unstable();
-                if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-                    return Err(line.error(format!("child {} is listed twice", w[0])));
+                if let Some(twice) = first_duplicate(&list) {
+                    return Err(line.error(format!("child {} is listed twice", twice)));
                 }
                 total += k;
                 if total > MAX_EDGES {
@@ -123,12 +121,12 @@ impl Family for DagChess {
                     .flat_map(|(v, cs)| cs.iter().map(move |&c| (v as u32, c)))
                     .collect::<Vec<_>>(),
             );
-            if let Err(cycle) = graph::topological_order(&case_graph) {
+            if let Some(cycle) = graph::find_cycle(&case_graph) {
                 return Err(ValidationError::new(
-                    first_line,
+                    first_line + cycle[0] as usize,
                     format!(
-                        "the graph has a directed cycle (vertex {} is on or after one)",
-                        cycle.vertex
+                        "vertex {} lies on a directed cycle (the graph must be acyclic)",
+                        cycle[0]
                     ),
                 ));
             }
@@ -341,7 +339,7 @@ mod tests {
         );
         assert_eq!(
             rule("2\n1 1\n1 0\n0\n"),
-            "line 2: the graph has a directed cycle (vertex 0 is on or after one)"
+            "line 3: vertex 1 lies on a directed cycle (the graph must be acyclic)"
         );
         assert_eq!(
             rule("2\n1 0\n0\n0\n"),

@@ -1,6 +1,8 @@
 //! The DAG game (seed 000): `n m`, then `m` edges `u v`; count the winning start vertices.
 
-use super::{at_most, edge_on_a_cycle, push_line, read_edges, small_dags, within};
+use super::{
+    at_most, edge_on_a_cycle, push_line, random_forward_edges, read_edges, small_dags, within,
+};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -42,22 +44,6 @@ fn shuffled(rng: &mut TestRng, n: u32, edges: Vec<(u32, u32)>) -> Input {
         .collect();
     edges.shuffle(rng);
     Input { n, edges }
-}
-
-/// `m` random edges, each from an earlier to a later vertex of `0..n`.
-fn random_forward_edges(rng: &mut TestRng, n: u32, m: u32) -> Vec<(u32, u32)> {
-    if n < 2 {
-        return Vec::new();
-    }
-    (0..m)
-        .map(|_| {
-            let u = rng.random_range(0..n - 1);
-            // Mostly short edges, so the graph is deep rather than flat.
-            let reach = if rng.random_bool(0.8) { 10 } else { n };
-            let v = rng.random_range(u + 1..=(u.saturating_add(reach)).min(n - 1));
-            (u, v)
-        })
-        .collect()
 }
 
 impl Family for DagGame {
@@ -110,7 +96,7 @@ impl Family for DagGame {
             }
             // As many edges as allowed, deep and random.
             1 => {
-                let edges = random_forward_edges(rng, n, m);
+                let edges = random_forward_edges(rng, n, m, 10);
                 shuffled(rng, n, edges)
             }
             // No edges: every vertex loses.
@@ -128,7 +114,7 @@ impl Family for DagGame {
                 let path = (m / 3).min(n.saturating_sub(1));
                 let mut edges: Vec<(u32, u32)> =
                     (0..path).flat_map(|v| [(v, v + 1), (v, v + 1)]).collect();
-                edges.extend(random_forward_edges(rng, n, m - 2 * path));
+                edges.extend(random_forward_edges(rng, n, m - 2 * path, 10));
                 shuffled(rng, n, edges)
             }
             // A star: one source pointing at every other vertex.
@@ -139,7 +125,7 @@ impl Family for DagGame {
             _ => {
                 let n = rng.random_range(1..=n);
                 let m = rng.random_range(0..=m);
-                let edges = random_forward_edges(rng, n, m);
+                let edges = random_forward_edges(rng, n, m, 10);
                 shuffled(rng, n, edges)
             }
         }

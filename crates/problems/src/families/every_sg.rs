@@ -1,7 +1,10 @@
 //! Every-SG (own format): a DAG `n m` with `m` edges, then `q` queries `c v_1 … v_c` of token
 //! positions; every movable token must be moved each turn.
 
-use super::{at_most, edge_on_a_cycle, lines, push_line, read_edges, small_dags, within};
+use super::{
+    at_most, edge_on_a_cycle, lines, push_line, random_forward_edges, read_edges, small_dags,
+    within,
+};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -128,13 +131,9 @@ impl Family for EverySg {
                 .map(|(u, v)| (order[u as usize], order[v as usize]))
                 .collect()
         } else {
-            (0..m)
-                .map(|_| {
-                    let u = rng.random_range(0..n - 1);
-                    let reach = if rng.random_bool(0.7) { 4 } else { n };
-                    let v = rng.random_range(u + 1..=(u.saturating_add(reach)).min(n - 1));
-                    (order[u as usize], order[v as usize])
-                })
+            random_forward_edges(rng, n, m, 4)
+                .into_iter()
+                .map(|(u, v)| (order[u as usize], order[v as usize]))
                 .collect()
         };
         let queries = (0..p.max_queries)

@@ -1,13 +1,12 @@
 //! Green Hackenbush on trees, in two formats: AtCoder AGC017 D (one tree, `N ≥ 2`) and HDU 3094
 //! (`T` trees, `N ≥ 1`). Vertex 1 is the root; the answer is `Alice` (first) or `Bob`.
 
-use super::{at_most, lines, push_line, within};
+use super::{at_most, lines, push_line, shuffle_rooted, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{Line, StrictReader, ValidationError};
 use grundy_games::hackenbush;
 use rand::RngExt;
-use rand::seq::SliceRandom;
 use serde::Deserialize;
 
 pub struct Hackenbush {
@@ -116,20 +115,11 @@ fn make_losing(n: u32, mut edges: Vec<(u32, u32)>, max_n: u32) -> (u32, Vec<(u32
     (n + value as u32, edges)
 }
 
-/// Shuffles labels (vertex 1 stays the root), edge order and edge directions.
 fn shuffled(rng: &mut TestRng, n: u32, edges: Vec<(u32, u32)>) -> Tree {
-    let mut label: Vec<u32> = (1..n).collect();
-    label.shuffle(rng);
-    label.insert(0, 0);
-    let mut edges: Vec<(u32, u32)> = edges
-        .into_iter()
-        .map(|(a, b)| {
-            let (a, b) = (label[a as usize], label[b as usize]);
-            if rng.random_bool(0.5) { (a, b) } else { (b, a) }
-        })
-        .collect();
-    edges.shuffle(rng);
-    Tree { n, edges }
+    Tree {
+        n,
+        edges: shuffle_rooted(rng, n, edges),
+    }
 }
 
 impl Family for Hackenbush {
@@ -242,20 +232,20 @@ impl Family for Hackenbush {
                     .map(|v| v != 0)
             })
             .collect();
-        let fusion: Vec<bool> = input
+        let fusion = input
             .trees
             .iter()
             .map(|t| {
                 hackenbush::ring_graph_value(t.n as usize, &t.edges)
+                    .ok()
                     .map(|v| v != 0)
-                    .unwrap_or(false)
             })
-            .collect();
+            .collect::<Option<Vec<bool>>>();
         vec![
             CrossCheck::new("brute force", brute.map(|b| lines(b.into_iter().map(word)))),
             CrossCheck::new(
                 "ring-graph evaluation",
-                Some(lines(fusion.into_iter().map(word))),
+                fusion.map(|f| lines(f.into_iter().map(word))),
             ),
         ]
     }

@@ -21,70 +21,61 @@ mod vika;
 mod wythoff;
 
 use crate::family::Solver;
+use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
-use grundy_games::graph::Graph;
+use grundy_games::graph::{self, Graph};
+use rand::RngExt;
+use rand::seq::SliceRandom;
 use std::sync::Arc;
 
-/// Every family name a problem may use.
-pub const NAMES: &[&str] = &[
-    "stones",
-    "parigame",
-    "spc4",
-    "sc4",
-    "dag-game",
-    "bash",
-    "nim",
-    "wythoff",
-    "wythoff-big",
-    "dag-chess",
-    "stick-game",
-    "square-nim",
-    "fibonacci-nim",
-    "k-multiple-subtraction",
-    "staircase-nim",
-    "misere-nim",
-    "lasker-nim",
-    "nim-k",
-    "green-hackenbush",
-    "green-hackenbush-multi",
-    "christmas-game",
-    "every-sg",
-    "bipartite-game",
-    "chomp",
-    "coin-flipping",
-    "vika",
+type Constructor = fn() -> Arc<dyn Solver>;
+
+/// Every family a problem may name, with its constructor.
+const FAMILIES: &[(&str, Constructor)] = &[
+    ("stones", || Arc::new(stones::Stones)),
+    ("parigame", || Arc::new(parigame::Parigame)),
+    ("spc4", || Arc::new(spc4::Spc4)),
+    ("sc4", || Arc::new(sc4::Sc4)),
+    ("dag-game", || Arc::new(dag_game::DagGame)),
+    ("bash", || Arc::new(bash::Bash)),
+    ("nim", || Arc::new(nim::Nim)),
+    ("wythoff", || Arc::new(wythoff::Wythoff::POJ_1067)),
+    ("wythoff-big", || Arc::new(wythoff::Wythoff::NOD_1185)),
+    ("dag-chess", || Arc::new(dag_chess::DagChess)),
+    ("stick-game", || Arc::new(stick_game::StickGame)),
+    ("square-nim", || Arc::new(piles::Piles::square())),
+    ("fibonacci-nim", || Arc::new(multiple::Multiple::FIBONACCI)),
+    ("k-multiple-subtraction", || {
+        Arc::new(multiple::Multiple::K_MULTIPLE)
+    }),
+    ("staircase-nim", || Arc::new(piles::Piles::staircase())),
+    ("misere-nim", || Arc::new(piles::Piles::misere())),
+    ("lasker-nim", || Arc::new(piles::Piles::lasker())),
+    ("nim-k", || Arc::new(piles::Piles::moore())),
+    ("green-hackenbush", || {
+        Arc::new(hackenbush::Hackenbush::AGC_017D)
+    }),
+    ("green-hackenbush-multi", || {
+        Arc::new(hackenbush::Hackenbush::HDU_3094)
+    }),
+    ("christmas-game", || Arc::new(christmas::ChristmasGame)),
+    ("every-sg", || Arc::new(every_sg::EverySg)),
+    ("bipartite-game", || Arc::new(bipartite::BipartiteGame)),
+    ("chomp", || Arc::new(chomp::Chomp)),
+    ("coin-flipping", || Arc::new(coins::Coins)),
+    ("vika", || Arc::new(vika::Vika)),
 ];
 
+/// Every family name a problem may use.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FAMILIES.iter().map(|&(name, _)| name)
+}
+
 pub fn by_name(name: &str) -> Option<Arc<dyn Solver>> {
-    Some(match name {
-        "stones" => Arc::new(stones::Stones),
-        "parigame" => Arc::new(parigame::Parigame),
-        "spc4" => Arc::new(spc4::Spc4),
-        "sc4" => Arc::new(sc4::Sc4),
-        "dag-game" => Arc::new(dag_game::DagGame),
-        "bash" => Arc::new(bash::Bash),
-        "nim" => Arc::new(nim::Nim),
-        "wythoff" => Arc::new(wythoff::Wythoff::POJ_1067),
-        "wythoff-big" => Arc::new(wythoff::Wythoff::NOD_1185),
-        "dag-chess" => Arc::new(dag_chess::DagChess),
-        "stick-game" => Arc::new(stick_game::StickGame),
-        "square-nim" => Arc::new(piles::Piles::square()),
-        "fibonacci-nim" => Arc::new(multiple::Multiple::FIBONACCI),
-        "k-multiple-subtraction" => Arc::new(multiple::Multiple::K_MULTIPLE),
-        "staircase-nim" => Arc::new(piles::Piles::staircase()),
-        "misere-nim" => Arc::new(piles::Piles::misere()),
-        "lasker-nim" => Arc::new(piles::Piles::lasker()),
-        "nim-k" => Arc::new(piles::Piles::moore()),
-        "green-hackenbush" => Arc::new(hackenbush::Hackenbush::AGC_017D),
-        "green-hackenbush-multi" => Arc::new(hackenbush::Hackenbush::HDU_3094),
-        "christmas-game" => Arc::new(christmas::ChristmasGame),
-        "every-sg" => Arc::new(every_sg::EverySg),
-        "bipartite-game" => Arc::new(bipartite::BipartiteGame),
-        "chomp" => Arc::new(chomp::Chomp),
-        "coin-flipping" => Arc::new(coins::Coins),
-        "vika" => Arc::new(vika::Vika),
-        _ => return None,
-    })
+    FAMILIES
+        .iter()
+        .find(|&&(n, _)| n == name)
+        .map(|&(_, make)| make())
 }
 
 /// `m` lines of edges `u v` (1-based, `u ≠ v`) of a graph on `n` vertices, returned 0-based.
@@ -124,37 +115,60 @@ pub(crate) fn small_dags() -> Vec<Vec<(u32, u32)>> {
         .collect()
 }
 
-/// The 1-based input line of an edge on a directed cycle, if there is a cycle.
+/// The line of an edge on a directed cycle, if the graph has one, for inputs whose edge `i`
+/// (0-based) stands on line `i + 2`.
 pub(crate) fn edge_on_a_cycle(n: u32, edges: &[(u32, u32)]) -> Option<usize> {
-    let graph = Graph::from_edges(n as usize, edges);
-    // Kahn's algorithm; whatever it cannot remove lies on or after a cycle.
-    let mut in_degree = vec![0u32; n as usize];
-    for &(_, v) in edges {
-        in_degree[v as usize] += 1;
+    let cycle = graph::find_cycle(&Graph::from_edges(n as usize, edges))?;
+    let closing = (cycle[0], cycle[1 % cycle.len()]);
+    edges.iter().position(|&e| e == closing).map(|i| i + 2)
+}
+
+/// `m` random edges, each from an earlier to a later vertex of `0..n`: acyclic. Most reach at
+/// most `reach` vertices ahead, so the graph is deep rather than flat.
+pub(crate) fn random_forward_edges(
+    rng: &mut TestRng,
+    n: u32,
+    m: u32,
+    reach: u32,
+) -> Vec<(u32, u32)> {
+    if n < 2 {
+        return Vec::new();
     }
-    let mut stack: Vec<u32> = (0..n).filter(|&v| in_degree[v as usize] == 0).collect();
-    while let Some(v) = stack.pop() {
-        for &w in graph.successors(v) {
-            in_degree[w as usize] -= 1;
-            if in_degree[w as usize] == 0 {
-                stack.push(w);
-            }
-        }
-    }
-    let stuck = (0..n).find(|&v| in_degree[v as usize] > 0)?;
-    // Every stuck vertex has a stuck predecessor; walking back n steps from one ends on a cycle.
-    let mut predecessor_edge = vec![usize::MAX; n as usize];
-    for (index, &(u, v)) in edges.iter().enumerate() {
-        if in_degree[u as usize] > 0 && in_degree[v as usize] > 0 {
-            predecessor_edge[v as usize] = index;
-        }
-    }
-    let mut v = stuck;
-    for _ in 0..n {
-        v = edges[predecessor_edge[v as usize]].0;
-    }
-    // Line 1 holds "n m"; edge i (0-based) is on line i + 2.
-    Some(predecessor_edge[v as usize] + 2)
+    (0..m)
+        .map(|_| {
+            let u = rng.random_range(0..n - 1);
+            let reach = if rng.random_bool(0.8) { reach } else { n };
+            (
+                u,
+                rng.random_range(u + 1..=u.saturating_add(reach).min(n - 1)),
+            )
+        })
+        .collect()
+}
+
+/// The edges of a rooted undirected graph with the labels of all vertices but the root (0)
+/// permuted, the edge order shuffled and each edge's direction drawn at random, so that no
+/// solution can lean on how the generator built the graph.
+pub(crate) fn shuffle_rooted(rng: &mut TestRng, n: u32, edges: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    let mut label: Vec<u32> = (1..n).collect();
+    label.shuffle(rng);
+    label.insert(0, 0);
+    let mut edges: Vec<(u32, u32)> = edges
+        .into_iter()
+        .map(|(a, b)| {
+            let (a, b) = (label[a as usize], label[b as usize]);
+            if rng.random_bool(0.5) { (a, b) } else { (b, a) }
+        })
+        .collect();
+    edges.shuffle(rng);
+    edges
+}
+
+/// The first value that occurs twice, if any.
+pub(crate) fn first_duplicate<T: Ord + Copy>(values: &[T]) -> Option<T> {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
 }
 
 /// Checks a bound given in a subtask's parameters against the statement's limit.

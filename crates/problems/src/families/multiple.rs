@@ -171,7 +171,7 @@ impl Family for Multiple {
                 let count = losing.count();
                 let pick = |i: u64| losing.nth(i).clamp(2, p.max_n);
                 let n = match (index, g % 3) {
-                    (0, _) => p.max_n - rng.random_range(0..p.max_n.min(3)),
+                    (0, _) => p.max_n - rng.random_range(0..(p.max_n - 1).min(3)),
                     // The largest losing sizes, and random ones or their successors.
                     (_, 0) => pick(rng.random_range(count.saturating_sub(4)..count)),
                     (_, 1) => {
@@ -217,7 +217,8 @@ impl Family for Multiple {
             })
             .flatten()
             .map(|answers| self.format(answers.into_iter()));
-        // Closed forms decide lose or win for k = 1 and k = 2; compare the words only.
+        // Closed forms decide lose or win for k = 1 and k = 2; only Fibonacci Nim's answer is the
+        // winner alone, so only there can they stand in for the reference.
         let closed = input
             .games
             .iter()

@@ -2,7 +2,7 @@
 //! Lasker's Nim (HDU 3032), Moore's Nim (own format, `n k`), subtract-a-square Nim (own format)
 //! and staircase Nim (POJ 1704, chessmen positions in any order).
 
-use super::{at_most, lines, push_line, within};
+use super::{at_most, first_duplicate, lines, push_line, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -135,7 +135,7 @@ impl Piles {
         sorted.sort_unstable();
         let limit = 200_000;
         let outcome = match self.variant {
-            Variant::Misere if small(4, 5) => {
+            Variant::Misere if small(4, 6) => {
                 implicit::outcome(&nim::VariantRules::Misere, Some(sorted), limit)
             }
             Variant::Lasker if small(3, 8) => {
@@ -374,18 +374,14 @@ impl Family for Piles {
                 ));
             }
             let piles: Vec<u64> = reader.values("a", n as usize, 1..=self.max_value)?;
-            if self.variant == Variant::Staircase {
-                let mut sorted = piles.clone();
-                sorted.sort_unstable();
-                if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-                    return Err(ValidationError::new(
-                        reader.line_number(),
-                        format!(
-                            "two chessmen stand on cell {} (positions are distinct)",
-                            w[0]
-                        ),
-                    ));
-                }
+            let twice = (self.variant == Variant::Staircase)
+                .then(|| first_duplicate(&piles))
+                .flatten();
+            if let Some(cell) = twice {
+                return Err(ValidationError::new(
+                    reader.line_number(),
+                    format!("two chessmen stand on cell {cell} (positions are distinct)"),
+                ));
             }
             games.push(Game { k, piles });
         }
@@ -441,7 +437,15 @@ impl Family for Piles {
         let games = (0..p.max_tests as usize)
             .map(|g| match index {
                 // Every game at the largest size and values.
-                0 => self.random_game(rng, p.max_n, p.max_value, 3),
+                // (Staircase: scattered cells; its shape 0 is the packed block.)
+                0 => {
+                    let shape = if self.variant == Variant::Staircase {
+                        2
+                    } else {
+                        3
+                    };
+                    self.random_game(rng, p.max_n, p.max_value, shape)
+                }
                 // Single piles and all-ones rows (the misère and parity traps).
                 // Staircase: positions where the classic mistakes (xor of every gap, xor of
                 // p_i − i) go wrong.

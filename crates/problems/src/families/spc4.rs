@@ -106,7 +106,7 @@ impl Family for Spc4 {
         let (values, k, t) = match index {
             // Everything at the limit.
             0 => (random_values(rng, n, -abs, abs), tokens, tokens),
-            // All values equal, an even count and no tokens: a draw.
+            // All values equal, an even count and no tokens: a draw (a win when only one card fits).
             1 => (vec![abs; (n - n % 2).max(1) as usize], 0, 0),
             // All negative: taking a card always hurts, yet one must be taken.
             2 => (random_values(rng, n, -abs, -1), tokens, tokens / 2),
@@ -137,7 +137,7 @@ impl Family for Spc4 {
                 .find(|(v, k, t)| {
                     cards::verdict(v, *k as usize, *t as usize) == Verdict::Draw && *k + *t > 0
                 })
-                .unwrap_or_else(|| (vec![abs, abs], 0, 0)),
+                .unwrap_or_else(|| (vec![0], 0, 0)),
             _ => {
                 let count = rng.random_range(1..=n);
                 (

@@ -1,6 +1,6 @@
 //! CSES 1729 "Stick Game": `n k`, then `p_1 … p_k`; print W/L for every heap size 1..=n.
 
-use super::{at_most, push_line, within};
+use super::{at_most, first_duplicate, push_line, within};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -40,12 +40,10 @@ impl Family for StickGame {
         let mut reader = StrictReader::new(text)?;
         let (n, k): (u32, u32) = reader.pair(("n", 1..=MAX_N), ("k", 1..=MAX_K))?;
         let moves: Vec<u32> = reader.values("p", k as usize, 1..=n)?;
-        let mut sorted = moves.clone();
-        sorted.sort_unstable();
-        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        if let Some(twice) = first_duplicate(&moves) {
             return Err(ValidationError::new(
                 2,
-                format!("the value {} appears twice (the p_i are distinct)", w[0]),
+                format!("the value {} appears twice (the p_i are distinct)", twice),
             ));
         }
         reader.expect_eof()?;

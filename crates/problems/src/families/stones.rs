@@ -129,15 +129,17 @@ impl Family for Stones {
                 };
                 let count = rng.random_range(1..=n.min(high));
                 let moves = distinct(rng, count, high);
-                let least = *moves.last().expect("at least one move");
+                let largest_move = *moves.last().expect("at least one move");
                 let losing: Vec<u32> = if index.is_multiple_of(2) {
                     let wins = subtraction::winning_table(k as usize, &sizes(&moves));
-                    (least..=k).filter(|&pile| !wins[pile as usize]).collect()
+                    (largest_move..=k)
+                        .filter(|&pile| !wins[pile as usize])
+                        .collect()
                 } else {
                     Vec::new()
                 };
                 let pile = if losing.is_empty() {
-                    rng.random_range(least..=k)
+                    rng.random_range(largest_move..=k)
                 } else {
                     losing[rng.random_range(0..losing.len())]
                 };
