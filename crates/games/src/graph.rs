@@ -65,8 +65,9 @@ impl Graph {
     }
 }
 
-/// Vertices ordered so that every edge goes from an earlier to a later one (Kahn's algorithm).
-pub fn topological_order(graph: &Graph) -> Result<Vec<u32>, CycleError> {
+/// Kahn's algorithm: the vertices it can order, and the in-degrees left over (non-zero exactly
+/// on the vertices that lie on or after a cycle).
+fn kahn(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
     let n = graph.vertex_count();
     let mut in_degree = vec![0u32; n];
     for &w in &graph.targets {
@@ -86,10 +87,17 @@ pub fn topological_order(graph: &Graph) -> Result<Vec<u32>, CycleError> {
             }
         }
     }
-    if order.len() == n {
+    (order, in_degree)
+}
+
+/// Vertices ordered so that every edge goes from an earlier to a later one.
+pub fn topological_order(graph: &Graph) -> Result<Vec<u32>, CycleError> {
+    let (order, in_degree) = kahn(graph);
+    if order.len() == graph.vertex_count() {
         Ok(order)
     } else {
-        let cycle = find_cycle(graph).expect("Kahn's algorithm stops only on a cycle");
+        let cycle = cycle_among_leftovers(graph, &in_degree)
+            .expect("Kahn's algorithm stops only on a cycle");
         Err(CycleError { vertex: cycle[0] })
     }
 }
@@ -97,32 +105,19 @@ pub fn topological_order(graph: &Graph) -> Result<Vec<u32>, CycleError> {
 /// The vertices of one directed cycle, in order (each has an edge to the next, the last to the
 /// first), or `None` for an acyclic graph.
 pub fn find_cycle(graph: &Graph) -> Option<Vec<u32>> {
+    cycle_among_leftovers(graph, &kahn(graph).1)
+}
+
+/// Every vertex Kahn's algorithm left has a predecessor it left too: walking back n steps from
+/// one lands on a cycle, which the walk then traces.
+fn cycle_among_leftovers(graph: &Graph, in_degree: &[u32]) -> Option<Vec<u32>> {
     let n = graph.vertex_count();
-    let mut in_degree = vec![0u32; n];
-    for &w in &graph.targets {
-        in_degree[w as usize] += 1;
-    }
-    let mut stack: Vec<u32> = (0..n as u32)
-        .filter(|&v| in_degree[v as usize] == 0)
-        .collect();
-    while let Some(v) = stack.pop() {
-        for &w in graph.successors(v) {
-            in_degree[w as usize] -= 1;
-            if in_degree[w as usize] == 0 {
-                stack.push(w);
-            }
-        }
-    }
-    // What Kahn's algorithm could not remove lies on or after a cycle, and every such vertex has a
-    // predecessor among them: walking back n steps from one lands on a cycle.
     let stuck = (0..n as u32).find(|&v| in_degree[v as usize] > 0)?;
     let mut predecessor = vec![u32::MAX; n];
-    for v in 0..n as u32 {
-        if in_degree[v as usize] > 0 {
-            for &w in graph.successors(v) {
-                if in_degree[w as usize] > 0 {
-                    predecessor[w as usize] = v;
-                }
+    for v in (0..n as u32).filter(|&v| in_degree[v as usize] > 0) {
+        for &w in graph.successors(v) {
+            if in_degree[w as usize] > 0 {
+                predecessor[w as usize] = v;
             }
         }
     }
