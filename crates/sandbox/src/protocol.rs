@@ -1,0 +1,158 @@
+//! What the client asks the supervisor for and what it gets back: one JSON document per line.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Limits of one run. CPU time counts every thread and child; the wall limit catches sleepers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    pub cpu_ms: u64,
+    pub wall_ms: u64,
+    pub memory_kib: u64,
+    /// Processes and threads together.
+    pub pids: u64,
+    /// Bytes of standard output kept; more is an output limit.
+    pub stdout_bytes: u64,
+    /// Bytes of standard error kept; more is dropped silently (it is diagnostics, not an answer).
+    pub stderr_bytes: u64,
+    /// Size of the writable `/box` and the largest file the program may write.
+    pub file_bytes: u64,
+}
+
+impl Limits {
+    /// Limits for running a program with the given time and memory limit; the wall limit is three
+    /// times the CPU limit plus a second for start-up.
+    pub fn for_run(cpu_ms: u64, memory_kib: u64) -> Self {
+        Limits {
+            cpu_ms,
+            wall_ms: cpu_ms.saturating_mul(3).saturating_add(1000),
+            memory_kib,
+            pids: 64,
+            stdout_bytes: 64 << 20,
+            stderr_bytes: 64 << 10,
+            file_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Where the bytes of a file put into the box come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileSource {
+    Bytes(Vec<u8>),
+    /// A file on the host, read by the supervisor (never by the program).
+    Host(PathBuf),
+}
+
+/// A file placed in `/box` before the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoxFile {
+    /// A plain file name: no `/`, not `.` or `..`.
+    pub name: String,
+    pub source: FileSource,
+    pub executable: bool,
+}
+
+/// After the run, copy the regular files at the top of `/box` whose names end with one of
+/// `suffixes` (all when empty) into `dir` on the host. Symlinks, hardlinks and anything else the
+/// program may have put there are refused, never followed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyOut {
+    pub dir: PathBuf,
+    pub suffixes: Vec<String>,
+    pub max_bytes: u64,
+}
+
+/// One run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// `argv[0]` is a path inside the sandbox (the system's `/usr` is there, the box is `/box`).
+    pub argv: Vec<String>,
+    /// The whole environment: nothing of the supervisor's leaks in.
+    pub env: Vec<(String, String)>,
+    pub files: Vec<BoxFile>,
+    /// Host file given as standard input; empty input when absent.
+    pub stdin: Option<PathBuf>,
+    /// Where on the host the captured standard output is written (created, must not exist).
+    /// When absent it comes back in the report.
+    pub stdout_path: Option<PathBuf>,
+    /// Extra host paths mounted read-only at the same place (a toolchain outside `/usr`).
+    pub binds: Vec<PathBuf>,
+    pub copy_out: Option<CopyOut>,
+    pub limits: Limits,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    TimeLimit,
+    MemoryLimit,
+    OutputLimit,
+    RuntimeError,
+    SecurityViolation,
+    InternalError,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::TimeLimit => "time_limit",
+            Status::MemoryLimit => "memory_limit",
+            Status::OutputLimit => "output_limit",
+            Status::RuntimeError => "runtime_error",
+            Status::SecurityViolation => "security_violation",
+            Status::InternalError => "internal_error",
+        }
+    }
+}
+
+/// What happened in one run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub status: Status,
+    pub exit_code: Option<i32>,
+    /// The signal that ended the program, by name (`SIGSEGV`).
+    pub signal: Option<String>,
+    pub cpu_ms: u64,
+    pub wall_ms: u64,
+    /// Peak memory of the whole run (all processes), KiB.
+    pub memory_kib: u64,
+    /// Why, in a few words, when the status alone does not say: which limit (`cpu`, `wall`), the
+    /// forbidden system call, the reason of an internal error.
+    pub detail: Option<String>,
+    /// Captured standard output when no `stdout_path` was given.
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    /// Files copied out of the box, and those refused (name and reason).
+    pub copied: Vec<String>,
+    pub refused: Vec<(String, String)>,
+}
+
+impl RunReport {
+    pub(crate) fn internal(detail: impl Into<String>) -> Self {
+        RunReport {
+            status: Status::InternalError,
+            exit_code: None,
+            signal: None,
+            cpu_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            detail: Some(detail.into()),
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            copied: Vec::new(),
+            refused: Vec::new(),
+        }
+    }
+}
+
+/// First line the supervisor writes: what isolation it has, or why it has none.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Hello {
+    Ready { weak: bool },
+    Refused(String),
+}

@@ -1,0 +1,286 @@
+//! The system-call policy: a deny-list, since language runtimes need broad sets of calls.
+//!
+//! Built once per supervisor as a classic BPF program (a few dozen instructions, so written here
+//! rather than through a filter compiler; none of the pure-Rust ones guards against x32 numbers):
+//! - a foreign architecture or an x32 system-call number kills the process (SIGSYS);
+//! - calls that runtimes probe and cope without (`clone3`, io_uring, bpf, perf, userfaultfd,
+//!   keyrings) fail with `ENOSYS`: glibc then falls back to `clone`, whose flags the filter sees;
+//! - calls no contest program has a reason to make (namespaces, mounts, ptrace, modules, kexec,
+//!   reboot, setting clocks, sockets other than `AF_UNIX`, …) are **violations**: they go to the
+//!   supervisor as seccomp user notifications, which names the call and ends the run. Where the
+//!   kernel has no user notifications they fail with `EPERM` instead.
+
+use libc::sock_filter;
+
+/// BPF_LD | BPF_W | BPF_ABS (the first two are zero).
+const BPF_LD_W_ABS: u16 = 0x20;
+const BPF_JEQ_K: u16 = 0x05 | 0x10;
+const BPF_JGE_K: u16 = 0x05 | 0x30;
+const BPF_JSET_K: u16 = 0x05 | 0x40;
+const BPF_RET_K: u16 = 0x06;
+
+const AUDIT_ARCH_X86_64: u32 = 0xC000_003E;
+const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+const OFFSET_NR: u32 = 0;
+const OFFSET_ARCH: u32 = 4;
+/// Low 32 bits of the first argument (little-endian).
+const OFFSET_ARG0: u32 = 16;
+
+const RET_KILL_PROCESS: u32 = 0x8000_0000;
+const RET_USER_NOTIF: u32 = 0x7fc0_0000;
+const RET_ERRNO: u32 = 0x0005_0000;
+const RET_ALLOW: u32 = 0x7fff_0000;
+
+/// Namespace flags `clone` can carry (`CLONE_NEWTIME` shares its bit with the exit signal there).
+const CLONE_NAMESPACE_FLAGS: u32 =
+    0x0002_0000 | 0x0200_0000 | 0x0400_0000 | 0x0800_0000 | 0x1000_0000 | 0x2000_0000 | 0x4000_0000;
+
+/// Answered with ENOSYS: probed by runtimes (glibc's `pthread_create`, libuv, the JVM).
+pub const UNSUPPORTED: &[(i64, &str)] = &[
+    (435, "clone3"),
+    (425, "io_uring_setup"),
+    (426, "io_uring_enter"),
+    (427, "io_uring_register"),
+    (321, "bpf"),
+    (298, "perf_event_open"),
+    (323, "userfaultfd"),
+    (248, "add_key"),
+    (249, "request_key"),
+    (250, "keyctl"),
+    (300, "fanotify_init"),
+];
+
+/// Violations: the run ends with a security verdict naming the call.
+pub const FORBIDDEN: &[(i64, &str)] = &[
+    (272, "unshare"),
+    (308, "setns"),
+    (165, "mount"),
+    (166, "umount2"),
+    (155, "pivot_root"),
+    (161, "chroot"),
+    (428, "open_tree"),
+    (429, "move_mount"),
+    (430, "fsopen"),
+    (431, "fsconfig"),
+    (432, "fsmount"),
+    (433, "fspick"),
+    (442, "mount_setattr"),
+    (101, "ptrace"),
+    (310, "process_vm_readv"),
+    (311, "process_vm_writev"),
+    (438, "pidfd_getfd"),
+    (246, "kexec_load"),
+    (320, "kexec_file_load"),
+    (175, "init_module"),
+    (313, "finit_module"),
+    (176, "delete_module"),
+    (169, "reboot"),
+    (227, "clock_settime"),
+    (164, "settimeofday"),
+    (159, "adjtimex"),
+    (305, "clock_adjtime"),
+    (167, "swapon"),
+    (168, "swapoff"),
+    (163, "acct"),
+    (179, "quotactl"),
+    (303, "name_to_handle_at"),
+    (304, "open_by_handle_at"),
+    (172, "iopl"),
+    (173, "ioperm"),
+    (103, "syslog"),
+    (153, "vhangup"),
+    (134, "uselib"),
+];
+
+const SYS_CLONE: u32 = 56;
+const SYS_SOCKET: u32 = 41;
+const AF_UNIX: u32 = 1;
+
+/// The filter; `notify` selects user notification (true) or EPERM for violations.
+pub fn filter(notify: bool) -> Vec<sock_filter> {
+    let violation = if notify {
+        RET_USER_NOTIF
+    } else {
+        RET_ERRNO | libc::EPERM as u32
+    };
+    let mut p = vec![
+        stmt(BPF_LD_W_ABS, OFFSET_ARCH),
+        jump(BPF_JEQ_K, AUDIT_ARCH_X86_64, 1, 0),
+        stmt(BPF_RET_K, RET_KILL_PROCESS),
+        stmt(BPF_LD_W_ABS, OFFSET_NR),
+        jump(BPF_JGE_K, X32_SYSCALL_BIT, 0, 1),
+        stmt(BPF_RET_K, RET_KILL_PROCESS),
+    ];
+    for &(nr, _) in UNSUPPORTED {
+        p.push(jump(BPF_JEQ_K, nr as u32, 0, 1));
+        p.push(stmt(BPF_RET_K, RET_ERRNO | libc::ENOSYS as u32));
+    }
+    for &(nr, _) in FORBIDDEN {
+        p.push(jump(BPF_JEQ_K, nr as u32, 0, 1));
+        p.push(stmt(BPF_RET_K, violation));
+    }
+    // clone: a violation only with namespace flags (threads and fork are plain clones).
+    p.extend([
+        jump(BPF_JEQ_K, SYS_CLONE, 0, 4),
+        stmt(BPF_LD_W_ABS, OFFSET_ARG0),
+        jump(BPF_JSET_K, CLONE_NAMESPACE_FLAGS, 0, 1),
+        stmt(BPF_RET_K, violation),
+        stmt(BPF_RET_K, RET_ALLOW),
+    ]);
+    // socket: only AF_UNIX (the program has no network namespace to reach anyway; this names it).
+    p.extend([
+        jump(BPF_JEQ_K, SYS_SOCKET, 0, 4),
+        stmt(BPF_LD_W_ABS, OFFSET_ARG0),
+        jump(BPF_JEQ_K, AF_UNIX, 0, 1),
+        stmt(BPF_RET_K, RET_ALLOW),
+        stmt(BPF_RET_K, violation),
+    ]);
+    p.push(stmt(BPF_RET_K, RET_ALLOW));
+    p
+}
+
+/// How a notified call is shown in a verdict: `ptrace`, `socket(AF_INET)`, `clone(CLONE_NEWUSER…)`.
+pub fn describe(nr: i32, arg0: u64) -> String {
+    let nr = i64::from(nr);
+    if let Some((_, name)) = FORBIDDEN.iter().chain(UNSUPPORTED).find(|(n, _)| *n == nr) {
+        return (*name).to_owned();
+    }
+    match nr as u32 {
+        SYS_SOCKET => format!("socket({})", socket_domain(arg0)),
+        SYS_CLONE => "clone with namespace flags".to_owned(),
+        _ => format!("system call {nr}"),
+    }
+}
+
+fn socket_domain(domain: u64) -> String {
+    match domain {
+        2 => "AF_INET".into(),
+        10 => "AF_INET6".into(),
+        16 => "AF_NETLINK".into(),
+        17 => "AF_PACKET".into(),
+        other => format!("domain {other}"),
+    }
+}
+
+fn stmt(code: u16, k: u32) -> sock_filter {
+    sock_filter {
+        code,
+        jt: 0,
+        jf: 0,
+        k,
+    }
+}
+
+fn jump(code: u16, k: u32, jt: u8, jf: u8) -> sock_filter {
+    sock_filter { code, jt, jf, k }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A classic-BPF interpreter for the instructions the filter uses, to check the policy without
+    /// loading it.
+    fn run(program: &[sock_filter], arch: u32, nr: u32, arg0: u32) -> u32 {
+        let mut acc = 0u32;
+        let mut pc = 0usize;
+        loop {
+            let ins = program[pc];
+            pc += 1;
+            match ins.code {
+                BPF_LD_W_ABS => {
+                    acc = match ins.k {
+                        OFFSET_NR => nr,
+                        OFFSET_ARCH => arch,
+                        OFFSET_ARG0 => arg0,
+                        other => panic!("load of offset {other}"),
+                    }
+                }
+                BPF_RET_K => return ins.k,
+                code => {
+                    let taken = match code {
+                        BPF_JEQ_K => acc == ins.k,
+                        BPF_JGE_K => acc >= ins.k,
+                        BPF_JSET_K => acc & ins.k != 0,
+                        other => panic!("opcode {other:#x}"),
+                    };
+                    pc += usize::from(if taken { ins.jt } else { ins.jf });
+                }
+            }
+        }
+    }
+
+    fn decide(nr: u32, arg0: u32) -> u32 {
+        run(&filter(true), AUDIT_ARCH_X86_64, nr, arg0)
+    }
+
+    #[test]
+    fn ordinary_calls_pass() {
+        for nr in [0, 1, 9, 12, 60, 231, 202, 57, 59, 62] {
+            assert_eq!(decide(nr, 0), RET_ALLOW, "syscall {nr}");
+        }
+    }
+
+    #[test]
+    fn foreign_abi_is_killed() {
+        assert_eq!(
+            run(&filter(true), 0x4000_0003, 20, 0),
+            RET_KILL_PROCESS,
+            "i386"
+        );
+        assert_eq!(
+            decide(X32_SYSCALL_BIT | 39, 0),
+            RET_KILL_PROCESS,
+            "x32 getpid"
+        );
+    }
+
+    #[test]
+    fn probed_calls_get_enosys() {
+        assert_eq!(decide(435, 0), RET_ERRNO | libc::ENOSYS as u32);
+        assert_eq!(decide(425, 0), RET_ERRNO | libc::ENOSYS as u32);
+    }
+
+    #[test]
+    fn clone_is_judged_by_its_flags() {
+        let thread_flags = 0x3d0f00; // glibc's pthread_create
+        assert_eq!(decide(SYS_CLONE, thread_flags), RET_ALLOW);
+        assert_eq!(decide(SYS_CLONE, 17), RET_ALLOW, "fork = clone(SIGCHLD)");
+        assert_eq!(
+            decide(SYS_CLONE, 0x1000_0000 | 17),
+            RET_USER_NOTIF,
+            "CLONE_NEWUSER"
+        );
+        assert_eq!(
+            decide(SYS_CLONE, 0x2000_0000),
+            RET_USER_NOTIF,
+            "CLONE_NEWPID"
+        );
+    }
+
+    #[test]
+    fn only_unix_sockets() {
+        assert_eq!(decide(SYS_SOCKET, 1), RET_ALLOW);
+        assert_eq!(decide(SYS_SOCKET, 2), RET_USER_NOTIF);
+        assert_eq!(decide(SYS_SOCKET, 16), RET_USER_NOTIF);
+        assert_eq!(describe(41, 2), "socket(AF_INET)");
+    }
+
+    #[test]
+    fn violations_fall_back_to_eperm() {
+        assert_eq!(
+            run(&filter(false), AUDIT_ARCH_X86_64, 101, 0),
+            RET_ERRNO | libc::EPERM as u32
+        );
+        for &(nr, name) in FORBIDDEN {
+            assert_eq!(decide(nr as u32, 0), RET_USER_NOTIF, "{name}");
+            assert_eq!(describe(nr as i32, 0), name);
+        }
+    }
+
+    #[test]
+    fn the_program_fits_classic_bpf() {
+        // Jumps are 8-bit; the kernel caps programs at 4096 instructions.
+        assert!(filter(true).len() < 256);
+    }
+}
