@@ -1,5 +1,7 @@
-//! `grundy`: one binary for the whole judge. For now it holds the catalogue tools.
+//! `grundy`: one binary for the whole judge: the catalogue tools, the sandbox and the judging
+//! engine.
 
+mod judging;
 mod problems;
 
 use clap::{Parser, Subcommand};
@@ -13,6 +15,8 @@ use std::process::ExitCode;
     about = "An online judge for combinatorial game theory"
 )]
 struct Cli {
+    #[command(flatten)]
+    sandbox: judging::SandboxArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -27,11 +31,40 @@ enum Command {
         #[command(subcommand)]
         command: problems::Command,
     },
+    /// Run one program in the sandbox with standard input from this terminal or pipe.
+    Run(judging::RunArgs),
+    /// Judge a source file against a problem's whole test set.
+    Judge(judging::JudgeArgs),
+    /// Report what isolation this machine gives and which languages it has.
+    Doctor(judging::DoctorArgs),
+    /// The sandbox supervisor (started by the judge; reads run requests on stdin).
+    #[command(hide = true)]
+    SandboxSupervisor {
+        #[arg(long)]
+        allow_weak: bool,
+        #[arg(long)]
+        cgroup_parent: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        // Dispatched before anything else starts a thread: the supervisor must stay
+        // single-threaded to fork safely.
+        Command::SandboxSupervisor {
+            allow_weak,
+            cgroup_parent,
+        } => {
+            let options = grundy_sandbox::supervisor::Options {
+                allow_weak,
+                cgroup_parent,
+            };
+            return ExitCode::from(grundy_sandbox::supervisor::main(options) as u8);
+        }
+        Command::Run(args) => judging::run(&cli.sandbox, args),
+        Command::Judge(args) => judging::judge(&cli.sandbox, args),
+        Command::Doctor(args) => judging::doctor(&cli.sandbox, args),
         Command::Problems {
             problems_dir,
             command,

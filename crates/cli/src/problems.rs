@@ -61,12 +61,17 @@ impl DifficultyArg {
     }
 }
 
-pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
-    let catalogue = match problems_dir {
+/// The built-in catalogue, or the problem folders under `problems_dir`.
+pub fn load_catalogue(problems_dir: Option<&Path>) -> Result<Catalogue> {
+    Ok(match problems_dir {
         Some(dir) => Catalogue::from_dir(dir)
             .with_context(|| format!("loading problems from {}", dir.display()))?,
         None => Catalogue::builtin().context("loading the built-in catalogue")?,
-    };
+    })
+}
+
+pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
+    let catalogue = load_catalogue(problems_dir)?;
     let find = |slug: &str| -> Result<&Problem> {
         catalogue
             .get(slug)

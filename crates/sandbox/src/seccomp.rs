@@ -5,10 +5,13 @@
 //! - a foreign architecture or an x32 system-call number kills the process (SIGSYS);
 //! - calls that runtimes probe and cope without (`clone3`, io_uring, bpf, perf, userfaultfd,
 //!   keyrings) fail with `ENOSYS`: glibc then falls back to `clone`, whose flags the filter sees;
+//! - sockets other than `AF_UNIX` fail with `EAFNOSUPPORT`: runtimes probe them at start (the
+//!   JVM opens an `AF_INET6` socket to learn whether IPv6 exists), and the run's network
+//!   namespace has no interface anyway, so refusing the family is enough;
 //! - calls no contest program has a reason to make (namespaces, mounts, ptrace, modules, kexec,
-//!   reboot, setting clocks, sockets other than `AF_UNIX`, …) are **violations**: they go to the
-//!   supervisor as seccomp user notifications, which names the call and ends the run. Where the
-//!   kernel has no user notifications they fail with `EPERM` instead.
+//!   reboot, setting clocks, …) are **violations**: they go to the supervisor as seccomp user
+//!   notifications, which names the call and ends the run. Where the kernel has no user
+//!   notifications they fail with `EPERM` instead.
 
 use libc::sock_filter;
 
@@ -127,38 +130,26 @@ pub fn filter(notify: bool) -> Vec<sock_filter> {
         stmt(BPF_RET_K, violation),
         stmt(BPF_RET_K, RET_ALLOW),
     ]);
-    // socket: only AF_UNIX (the program has no network namespace to reach anyway; this names it).
     p.extend([
         jump(BPF_JEQ_K, SYS_SOCKET, 0, 4),
         stmt(BPF_LD_W_ABS, OFFSET_ARG0),
         jump(BPF_JEQ_K, AF_UNIX, 0, 1),
         stmt(BPF_RET_K, RET_ALLOW),
-        stmt(BPF_RET_K, violation),
+        stmt(BPF_RET_K, RET_ERRNO | libc::EAFNOSUPPORT as u32),
     ]);
     p.push(stmt(BPF_RET_K, RET_ALLOW));
     p
 }
 
-/// How a notified call is shown in a verdict: `ptrace`, `socket(AF_INET)`, `clone(CLONE_NEWUSER…)`.
-pub fn describe(nr: i32, arg0: u64) -> String {
+/// How a notified call is shown in a verdict: `ptrace`, `clone with namespace flags`.
+pub fn describe(nr: i32) -> String {
     let nr = i64::from(nr);
     if let Some((_, name)) = FORBIDDEN.iter().chain(UNSUPPORTED).find(|(n, _)| *n == nr) {
         return (*name).to_owned();
     }
     match nr as u32 {
-        SYS_SOCKET => format!("socket({})", socket_domain(arg0)),
         SYS_CLONE => "clone with namespace flags".to_owned(),
         _ => format!("system call {nr}"),
-    }
-}
-
-fn socket_domain(domain: u64) -> String {
-    match domain {
-        2 => "AF_INET".into(),
-        10 => "AF_INET6".into(),
-        16 => "AF_NETLINK".into(),
-        17 => "AF_PACKET".into(),
-        other => format!("domain {other}"),
     }
 }
 
@@ -260,10 +251,11 @@ mod tests {
 
     #[test]
     fn only_unix_sockets() {
+        let refused = RET_ERRNO | libc::EAFNOSUPPORT as u32;
         assert_eq!(decide(SYS_SOCKET, 1), RET_ALLOW);
-        assert_eq!(decide(SYS_SOCKET, 2), RET_USER_NOTIF);
-        assert_eq!(decide(SYS_SOCKET, 16), RET_USER_NOTIF);
-        assert_eq!(describe(41, 2), "socket(AF_INET)");
+        assert_eq!(decide(SYS_SOCKET, 2), refused, "AF_INET");
+        assert_eq!(decide(SYS_SOCKET, 10), refused, "AF_INET6");
+        assert_eq!(decide(SYS_SOCKET, 16), refused, "AF_NETLINK");
     }
 
     #[test]
@@ -274,7 +266,7 @@ mod tests {
         );
         for &(nr, name) in FORBIDDEN {
             assert_eq!(decide(nr as u32, 0), RET_USER_NOTIF, "{name}");
-            assert_eq!(describe(nr as i32, 0), name);
+            assert_eq!(describe(nr as i32), name);
         }
     }
 

@@ -760,10 +760,7 @@ fn receive_violation(listener: &OwnedFd) -> Option<String> {
         (libc::ioctl(listener.as_raw_fd(), libc::SECCOMP_IOCTL_NOTIF_RECV, &mut n) == 0)
             .then_some(n)
     }?;
-    Some(seccomp::describe(
-        notification.data.nr,
-        notification.data.args[0],
-    ))
+    Some(seccomp::describe(notification.data.nr))
 }
 
 /// The system binds and top-level symlinks, as this host lays them out.

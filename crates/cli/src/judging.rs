@@ -1,0 +1,396 @@
+//! `grundy run`, `grundy judge` and `grundy doctor`: the sandbox and the judging engine from the
+//! terminal.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
+use grundy_judge::{Event, Judge, Judgement, Languages, Options, Verdict};
+use grundy_sandbox::{Limits, RunReport, Sandbox, SandboxError, Status, SupervisorCommand};
+use serde_json::json;
+
+/// How to isolate, shared by every command that runs programs.
+#[derive(Debug, Clone, Args)]
+pub struct SandboxArgs {
+    /// Run programs without namespaces, cgroups and per-run uids when the machine cannot give
+    /// them (a laptop without root). Programs are then NOT safely contained: development only.
+    #[arg(long, env = "GRUNDY_ALLOW_WEAK_ISOLATION", global = true)]
+    pub allow_weak_isolation: bool,
+    /// Where cgroup v2 runs go (default: <cgroup2 mount>/grundy). Ignored on cgroup v1.
+    #[arg(long, env = "GRUNDY_CGROUP_PARENT", global = true)]
+    pub cgroup_parent: Option<PathBuf>,
+    /// A language table replacing the built-in one (TOML, same layout).
+    #[arg(long, env = "GRUNDY_LANGUAGES", global = true)]
+    pub languages: Option<PathBuf>,
+}
+
+impl SandboxArgs {
+    fn supervisor(&self) -> Result<SupervisorCommand> {
+        let program = std::env::current_exe().context("locating the grundy binary")?;
+        let mut args = vec!["sandbox-supervisor".to_owned()];
+        if self.allow_weak_isolation {
+            args.push("--allow-weak".into());
+        }
+        if let Some(parent) = &self.cgroup_parent {
+            args.push("--cgroup-parent".into());
+            args.push(parent.display().to_string());
+        }
+        Ok(SupervisorCommand { program, args })
+    }
+
+    fn start(&self) -> Result<Sandbox> {
+        match Sandbox::start(&self.supervisor()?) {
+            Ok(sandbox) => {
+                if sandbox.is_weak() {
+                    eprintln!(
+                        "warning: WEAK ISOLATION: programs run without namespaces, cgroups or a separate \
+                         uid (--allow-weak-isolation); never use this for programs you do not trust"
+                    );
+                }
+                Ok(sandbox)
+            }
+            Err(SandboxError::Refused(reason)) => bail!(
+                "this machine cannot isolate programs: {reason}.\n\
+                 Run `grundy doctor` for details. To run anyway without isolation (development \
+                 only), pass --allow-weak-isolation or set GRUNDY_ALLOW_WEAK_ISOLATION=1."
+            ),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn judge(&self, cache: PathBuf) -> Result<Judge> {
+        let languages = Languages::load(self.languages.as_deref())?;
+        Ok(Judge::new(self.start()?, languages, cache)?)
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Source file.
+    pub file: PathBuf,
+    /// Language id (see `grundy doctor`); guessed from the extension when absent.
+    #[arg(long)]
+    pub lang: Option<String>,
+    #[arg(long, default_value_t = 2000)]
+    pub time_limit: u64,
+    /// Memory limit in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub memory_limit: u64,
+    /// Print one JSON object instead of the program's output and a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(sandbox: &SandboxArgs, args: RunArgs) -> Result<ExitCode> {
+    let source =
+        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let mut judge = sandbox.judge(std::env::temp_dir())?;
+    let language = judge
+        .languages()
+        .choose(args.lang.as_deref(), &args.file)?
+        .clone();
+    let input = tempfile::NamedTempFile::new()?;
+    std::io::copy(&mut std::io::stdin().lock(), &mut input.as_file())?;
+    let compiled = judge.compile(&language, &source)?;
+    if !compiled.result.ok {
+        if args.json {
+            let doc = json!({ "status": "compilation_error", "compile": compiled.result });
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        } else {
+            eprintln!("compilation error:\n{}", compiled.result.message);
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    let limits = Limits::for_run(args.time_limit, args.memory_limit * 1024);
+    let report = judge.run(&language, &compiled, Some(input.path()), None, limits)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&run_json(&report))?);
+    } else {
+        std::io::stdout().write_all(&report.stdout)?;
+        std::io::stderr().write_all(&report.stderr)?;
+        eprintln!("{}", summary(&report));
+    }
+    Ok(if report.status == Status::Ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn run_json(report: &RunReport) -> serde_json::Value {
+    json!({
+        "status": report.status.as_str(),
+        "exit_code": report.exit_code,
+        "signal": report.signal,
+        "cpu_ms": report.cpu_ms,
+        "wall_ms": report.wall_ms,
+        "memory_kib": report.memory_kib,
+        "detail": report.detail,
+        "stdout": String::from_utf8_lossy(&report.stdout),
+        "stderr": String::from_utf8_lossy(&report.stderr),
+    })
+}
+
+fn summary(report: &RunReport) -> String {
+    let mut parts = vec![report.status.as_str().to_owned()];
+    if let Some(code) = report.exit_code {
+        parts.push(format!("exit code {code}"));
+    }
+    if let Some(signal) = &report.signal {
+        parts.push(signal.clone());
+    }
+    if let Some(detail) = &report.detail {
+        parts.push(detail.clone());
+    }
+    parts.push(format!(
+        "{} ms CPU, {} ms wall, {} KiB",
+        report.cpu_ms, report.wall_ms, report.memory_kib
+    ));
+    parts.join(" · ")
+}
+
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// Source file.
+    pub file: PathBuf,
+    #[arg(long)]
+    pub problem: String,
+    /// Language id (see `grundy doctor`); guessed from the extension when absent.
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Print one JSON document instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop each subtask at its first failing test.
+    #[arg(long)]
+    pub stop_at_first_failure: bool,
+    /// Load problems from this folder instead of the built-in catalogue.
+    #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
+    pub problems_dir: Option<PathBuf>,
+    /// Where generated test sets are kept between runs.
+    #[arg(long, env = "GRUNDY_CACHE_DIR")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// `$XDG_CACHE_HOME/grundy/tests`, else `~/.cache/grundy/tests`, else the temp directory.
+pub fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("grundy").join("tests")
+}
+
+pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
+    let catalogue = crate::problems::load_catalogue(args.problems_dir.as_deref())?;
+    let problem = catalogue.get(&args.problem).with_context(|| {
+        format!(
+            "no problem named {:?} (see `grundy problems list`)",
+            args.problem
+        )
+    })?;
+    let mut source = Vec::new();
+    std::fs::File::open(&args.file)
+        .and_then(|mut f| f.read_to_end(&mut source))
+        .with_context(|| format!("reading {}", args.file.display()))?;
+    let mut judge = sandbox.judge(args.cache_dir.unwrap_or_else(default_cache_dir))?;
+    let language = judge
+        .languages()
+        .choose(args.lang.as_deref(), &args.file)?
+        .clone();
+    let options = Options {
+        stop_subtask_at_first_failure: args.stop_at_first_failure,
+    };
+    let quiet = args.json;
+    let mut progress = |event: &Event| {
+        if quiet {
+            return;
+        }
+        match event {
+            Event::Compiled(c) if !c.ok => eprintln!("compilation error"),
+            Event::Compiled(_) => eprintln!(
+                "compiled; running {} tests",
+                problem.samples.len() + problem.test_count()
+            ),
+            Event::Test(t) => eprint!(
+                "{}",
+                if t.verdict == Verdict::Accepted {
+                    "."
+                } else {
+                    "x"
+                }
+            ),
+            Event::Subtask(s) => eprintln!(" {} {}/{}", s.name, s.score, s.points),
+        }
+    };
+    let judgement = judge.judge(problem, &language, &source, options, &mut progress)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&judgement)?);
+    } else {
+        print_judgement(&judgement);
+    }
+    Ok(if judgement.verdict == Verdict::Accepted {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn verdict_cell(verdict: Verdict) -> Cell {
+    let colour = match verdict {
+        Verdict::Accepted => Color::Green,
+        Verdict::Skipped => Color::Grey,
+        _ => Color::Red,
+    };
+    Cell::new(verdict.as_str()).fg(colour)
+}
+
+fn print_judgement(j: &Judgement) {
+    if !j.compile.ok {
+        println!("{}", j.compile.message);
+        println!("{}: compilation_error, score 0/{}", j.problem, j.max_score);
+        return;
+    }
+    let mut tests = Table::new();
+    tests.load_preset(UTF8_FULL_CONDENSED).set_header([
+        "group",
+        "test",
+        "verdict",
+        "CPU ms",
+        "wall ms",
+        "memory KiB",
+        "message",
+    ]);
+    for t in &j.tests {
+        tests.add_row(vec![
+            Cell::new(&t.group),
+            Cell::new(t.index),
+            verdict_cell(t.verdict),
+            Cell::new(t.cpu_ms),
+            Cell::new(t.wall_ms),
+            Cell::new(t.memory_kib),
+            Cell::new(t.message.as_deref().unwrap_or("")),
+        ]);
+    }
+    println!("{tests}");
+    let mut subtasks = Table::new();
+    subtasks
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(["subtask", "verdict", "score"]);
+    for s in &j.subtasks {
+        subtasks.add_row(vec![
+            Cell::new(&s.name),
+            verdict_cell(s.verdict),
+            Cell::new(format!("{}/{}", s.score, s.points)),
+        ]);
+    }
+    println!("{subtasks}");
+    println!(
+        "{} ({}, v{}): {} — score {}/{}",
+        j.problem,
+        j.language,
+        j.version,
+        j.verdict.as_str(),
+        j.score,
+        j.max_score
+    );
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What isolation the machine gives and which languages it has; exits non-zero unless a program
+/// can be run fully isolated.
+pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
+    let isolation = grundy_sandbox::doctor::inspect(sandbox.cgroup_parent.as_deref());
+    let languages = Languages::load(sandbox.languages.as_deref())?;
+    let strict = SandboxArgs {
+        allow_weak_isolation: false,
+        ..sandbox.clone()
+    };
+    let self_test = self_test(&strict);
+    let problems = isolation.shortcomings();
+    if args.json {
+        let doc = json!({
+            "isolation": isolation,
+            "shortcomings": problems,
+            "self_test": self_test.as_ref().map_err(|e| format!("{e:#}")),
+            "languages": languages.available().iter().map(|l| json!({"id": l.id(), "name": l.spec.name, "version": l.version})).collect::<Vec<_>>(),
+            "unavailable": languages.unavailable.iter().map(|u| json!({"id": u.id, "reason": u.reason})).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        let yes = |b: bool| if b { "yes" } else { "NO" };
+        println!("root:        {}", yes(isolation.root));
+        let ns: Vec<String> = isolation
+            .namespaces
+            .iter()
+            .map(|(n, ok)| format!("{n} {}", yes(*ok)))
+            .collect();
+        println!("namespaces:  {}", ns.join(", "));
+        match &isolation.cgroups {
+            Ok(mode) => println!("cgroups:     {mode}"),
+            Err(reason) => println!("cgroups:     NO — {reason}"),
+        }
+        println!("seccomp:     {}", yes(isolation.seccomp));
+        match isolation.landlock_abi {
+            Some(abi) => println!("landlock:    ABI {abi}"),
+            None => println!("landlock:    not available (optional)"),
+        }
+        match &self_test {
+            Ok(report) => println!("self-test:   isolated run ok ({} ms wall)", report.wall_ms),
+            Err(e) => println!("self-test:   FAILED — {e:#}"),
+        }
+        println!("languages:");
+        for l in languages.available() {
+            println!(
+                "  {:<11} {} — {}",
+                l.id(),
+                l.spec.name,
+                l.version.as_deref().unwrap_or("?")
+            );
+        }
+        for u in &languages.unavailable {
+            println!("  {:<11} unavailable: {}", u.id, u.reason);
+        }
+        if !problems.is_empty() || self_test.is_err() {
+            println!(
+                "\nIsolation is incomplete: judging refuses to run unless --allow-weak-isolation is given."
+            );
+        }
+    }
+    Ok(if problems.is_empty() && self_test.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// One real run of `/bin/true` through a fully isolating supervisor.
+fn self_test(sandbox: &SandboxArgs) -> Result<RunReport> {
+    let mut sandbox = sandbox.start()?;
+    let report = sandbox.run(&grundy_sandbox::RunSpec {
+        argv: vec!["/bin/true".into()],
+        env: vec![],
+        files: vec![],
+        stdin: None,
+        stdout_path: None,
+        binds: vec![],
+        copy_out: None,
+        limits: Limits::for_run(1000, 64 * 1024),
+    })?;
+    if report.status != Status::Ok {
+        bail!(
+            "{} {}",
+            report.status.as_str(),
+            report.detail.as_deref().unwrap_or("")
+        );
+    }
+    Ok(report)
+}

@@ -1,0 +1,2 @@
+// Hello world (Node.js): prints exactly "hello\n".
+process.stdout.write("hello\n");

@@ -1,0 +1,2 @@
+# Hello world (Python 3): prints exactly "hello\n".
+print("hello")

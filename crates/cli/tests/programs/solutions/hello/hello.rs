@@ -1,0 +1,4 @@
+// Hello world (Rust): prints exactly "hello\n".
+fn main() {
+    println!("hello");
+}

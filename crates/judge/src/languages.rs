@@ -1,0 +1,414 @@
+//! The language table: how to compile and run each language, from an embedded default
+//! (`languages.toml`) or an operator's file. Availability is detected at start.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Deserialize;
+
+const DEFAULT: &str = include_str!("languages.toml");
+
+/// One language as configured.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguageSpec {
+    pub id: String,
+    pub name: String,
+    /// File extensions that select this language when none is given (first language wins).
+    #[serde(default)]
+    pub extensions: Vec<String>,
+    /// The file name the source gets in the box.
+    pub source: String,
+    #[serde(default)]
+    pub compile: Option<Vec<String>>,
+    /// Suffixes of the files the compilation leaves that the run needs.
+    #[serde(default)]
+    pub artifacts: Vec<String>,
+    pub run: Vec<String>,
+    #[serde(default)]
+    pub version: Option<Vec<String>>,
+    #[serde(default)]
+    pub vars: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub binds: Vec<String>,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Runtimes with many threads (the JVM) need more than the default pids limit.
+    #[serde(default)]
+    pub min_pids: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    language: Vec<LanguageSpec>,
+}
+
+/// A language found on this machine, with its variables worked out.
+#[derive(Debug, Clone)]
+pub struct Language {
+    pub spec: LanguageSpec,
+    vars: BTreeMap<String, String>,
+    /// What the version command printed (first line), when there is one.
+    pub version: Option<String>,
+}
+
+/// A language that is configured but cannot be used here, and why.
+#[derive(Debug, Clone)]
+pub struct Unavailable {
+    pub id: String,
+    pub name: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Languages {
+    available: Vec<Language>,
+    pub unavailable: Vec<Unavailable>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LanguageError {
+    #[error("language table {path}: {message}")]
+    Table { path: String, message: String },
+    #[error("unknown language {0:?}; available: {1}")]
+    Unknown(String, String),
+    #[error("cannot tell the language of {0}; pass --lang (available: {1})")]
+    NoExtension(String, String),
+}
+
+/// Memory-derived figures offered to commands as placeholders.
+pub(crate) fn limit_placeholders(memory_mib: u64) -> [(&'static str, String); 4] {
+    let stack_mib = (memory_mib / 4).max(8);
+    [
+        ("memory_mib", memory_mib.to_string()),
+        (
+            "heap_mib",
+            memory_mib.saturating_sub(64).max(32).to_string(),
+        ),
+        ("stack_mib", stack_mib.to_string()),
+        ("stack_kib", (stack_mib * 1024).to_string()),
+    ]
+}
+
+fn substitute(text: &str, values: &[(&str, &str)]) -> String {
+    let mut out = text.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+impl Languages {
+    /// The embedded table, or the operator's file.
+    pub fn load(file: Option<&Path>) -> Result<Languages, LanguageError> {
+        let (text, origin) = match file {
+            Some(path) => (
+                std::fs::read_to_string(path).map_err(|e| LanguageError::Table {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                })?,
+                path.display().to_string(),
+            ),
+            None => (DEFAULT.to_owned(), "built-in".to_owned()),
+        };
+        let table: Table = toml::from_str(&text).map_err(|e| LanguageError::Table {
+            path: origin.clone(),
+            message: e.to_string(),
+        })?;
+        let mut seen = std::collections::BTreeSet::new();
+        for lang in &table.language {
+            if !seen.insert(lang.id.clone()) {
+                return Err(LanguageError::Table {
+                    path: origin,
+                    message: format!("language {:?} twice", lang.id),
+                });
+            }
+            if lang.run.is_empty() || lang.compile.as_ref().is_some_and(Vec::is_empty) {
+                return Err(LanguageError::Table {
+                    path: origin,
+                    message: format!("{}: empty command", lang.id),
+                });
+            }
+        }
+        Ok(Self::detect(table.language))
+    }
+
+    fn detect(specs: Vec<LanguageSpec>) -> Languages {
+        let mut available = Vec::new();
+        let mut unavailable = Vec::new();
+        for spec in specs {
+            match Language::detect(spec.clone()) {
+                Ok(lang) => available.push(lang),
+                Err(reason) => unavailable.push(Unavailable {
+                    id: spec.id,
+                    name: spec.name,
+                    reason,
+                }),
+            }
+        }
+        Languages {
+            available,
+            unavailable,
+        }
+    }
+
+    pub fn available(&self) -> &[Language] {
+        &self.available
+    }
+
+    pub fn get(&self, id: &str) -> Result<&Language, LanguageError> {
+        self.available
+            .iter()
+            .find(|l| l.spec.id == id)
+            .ok_or_else(|| {
+                let why = self
+                    .unavailable
+                    .iter()
+                    .find(|u| u.id == id)
+                    .map(|u| format!(" ({}: {})", u.id, u.reason));
+                LanguageError::Unknown(
+                    id.to_owned(),
+                    format!("{}{}", self.ids(), why.unwrap_or_default()),
+                )
+            })
+    }
+
+    /// The language of `file`: by `--lang` when given, else by extension.
+    pub fn choose(&self, lang: Option<&str>, file: &Path) -> Result<&Language, LanguageError> {
+        if let Some(id) = lang {
+            return self.get(id);
+        }
+        let ext = file
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        self.available
+            .iter()
+            .find(|l| l.spec.extensions.iter().any(|e| *e == ext))
+            .ok_or_else(|| LanguageError::NoExtension(file.display().to_string(), self.ids()))
+    }
+
+    fn ids(&self) -> String {
+        self.available
+            .iter()
+            .map(|l| l.spec.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl Language {
+    fn detect(spec: LanguageSpec) -> Result<Language, String> {
+        let mut vars = BTreeMap::new();
+        for (name, command) in &spec.vars {
+            let output = Command::new(&command[0])
+                .args(&command[1..])
+                .output()
+                .map_err(|e| format!("{} not found ({e})", command[0]))?;
+            let value = String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_owned();
+            if !output.status.success() || value.is_empty() {
+                return Err(format!("`{}` found nothing", command.join(" ")));
+            }
+            vars.insert(name.clone(), value);
+        }
+        let mut lang = Language {
+            spec,
+            vars,
+            version: None,
+        };
+        let tool = lang.spec.compile.as_ref().unwrap_or(&lang.spec.run)[0].clone();
+        let interpreter = lang.spec.run[0].clone();
+        for program in [tool, interpreter] {
+            let path = PathBuf::from(lang.expand(&program, 256));
+            if path.is_absolute() && !is_executable(&path) {
+                return Err(format!("{} is not installed", path.display()));
+            }
+        }
+        if let Some(command) = &lang.spec.version {
+            let command: Vec<String> = command.iter().map(|c| lang.expand(c, 256)).collect();
+            if let Ok(output) = Command::new(&command[0]).args(&command[1..]).output() {
+                // `java -version` answers on stderr.
+                let text = if output.stdout.is_empty() {
+                    output.stderr
+                } else {
+                    output.stdout
+                };
+                lang.version = String::from_utf8_lossy(&text)
+                    .lines()
+                    .next()
+                    .map(|l| l.trim().to_owned());
+            }
+        }
+        Ok(lang)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+
+    /// A command or path with variables and limit figures filled in.
+    pub(crate) fn expand(&self, text: &str, memory_mib: u64) -> String {
+        let limits = limit_placeholders(memory_mib);
+        let values: Vec<(&str, &str)> = self
+            .vars
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .chain(limits.iter().map(|(k, v)| (*k, v.as_str())))
+            .collect();
+        substitute(text, &values)
+    }
+
+    pub(crate) fn command(&self, command: &[String], memory_mib: u64) -> Vec<String> {
+        command.iter().map(|c| self.expand(c, memory_mib)).collect()
+    }
+
+    pub(crate) fn binds(&self) -> Vec<PathBuf> {
+        self.spec
+            .binds
+            .iter()
+            .map(|b| PathBuf::from(self.expand(b, 256)))
+            .collect()
+    }
+
+    /// The box's whole environment: a PATH for compilers that call helpers (gcc's cc1, rustc's cc)
+    /// and the language's own variables; nothing from the server.
+    pub(crate) fn env(&self) -> Vec<(String, String)> {
+        let mut env = vec![
+            ("PATH".to_owned(), "/usr/local/bin:/usr/bin:/bin".to_owned()),
+            ("LANG".to_owned(), "C.UTF-8".to_owned()),
+            ("TMPDIR".to_owned(), "/tmp".to_owned()),
+        ];
+        env.extend(
+            self.spec
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), self.expand(v, 256))),
+        );
+        env
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_table_parses_and_names_the_required_languages() {
+        let table: Table = toml::from_str(DEFAULT).unwrap();
+        let ids: Vec<&str> = table.language.iter().map(|l| l.id.as_str()).collect();
+        for id in [
+            "c",
+            "cpp20",
+            "cpp17",
+            "python3",
+            "rust",
+            "java17",
+            "go",
+            "javascript",
+        ] {
+            assert!(ids.contains(&id), "{id} missing from {ids:?}");
+        }
+        let cpp17 = table.language.iter().find(|l| l.id == "cpp17").unwrap();
+        assert!(
+            cpp17
+                .compile
+                .as_ref()
+                .unwrap()
+                .contains(&"-std=gnu++17".to_owned())
+        );
+    }
+
+    #[test]
+    fn java_limits_come_from_the_memory_limit() {
+        let table: Table = toml::from_str(DEFAULT).unwrap();
+        let java = table
+            .language
+            .into_iter()
+            .find(|l| l.id == "java17")
+            .unwrap();
+        let lang = Language {
+            spec: java,
+            vars: [("java_home".to_owned(), "/jdk".to_owned())].into(),
+            version: None,
+        };
+        let run = lang.command(&lang.spec.run, 256);
+        assert_eq!(run[0], "/jdk/bin/java");
+        assert!(run.contains(&"-Xmx192m".to_owned()), "{run:?}");
+        assert!(run.contains(&"-Xss64m".to_owned()), "{run:?}");
+        let small = lang.command(&lang.spec.run, 64);
+        assert!(small.contains(&"-Xmx32m".to_owned()), "{small:?}");
+    }
+
+    #[test]
+    fn missing_tools_make_a_language_unavailable_with_the_reason() {
+        let spec: Table = toml::from_str(
+            r#"
+            [[language]]
+            id = "ghost"
+            name = "Ghost"
+            source = "main.g"
+            run = ["/nonexistent/ghost", "main.g"]
+            [[language]]
+            id = "sh"
+            name = "Shell"
+            extensions = ["sh"]
+            source = "main.sh"
+            run = ["/bin/sh", "main.sh"]
+            "#,
+        )
+        .unwrap();
+        let languages = Languages::detect(spec.language);
+        assert_eq!(languages.unavailable.len(), 1);
+        assert!(
+            languages.unavailable[0]
+                .reason
+                .contains("/nonexistent/ghost")
+        );
+        assert_eq!(
+            languages.choose(None, Path::new("x/prog.SH")).unwrap().id(),
+            "sh"
+        );
+        let err = languages
+            .choose(Some("ghost"), Path::new("a.g"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not installed"), "{err}");
+        assert!(languages.choose(None, Path::new("prog.unknown")).is_err());
+    }
+
+    #[test]
+    fn bad_tables_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("langs.toml");
+        std::fs::write(
+            &file,
+            "[[language]]\nid = \"x\"\nname = \"X\"\nsource = \"a\"\nrun = []\n",
+        )
+        .unwrap();
+        assert!(
+            Languages::load(Some(&file))
+                .unwrap_err()
+                .to_string()
+                .contains("empty command")
+        );
+        std::fs::write(
+            &file,
+            "[[language]]\nid = \"x\"\nname = \"X\"\nsource = \"a\"\nrun = [\"a\"]\ncolour = 1\n",
+        )
+        .unwrap();
+        assert!(Languages::load(Some(&file)).is_err());
+    }
+}

@@ -1,0 +1,569 @@
+//! Judging a submission: compile once in the sandbox, run every test of the problem's test set,
+//! check each output with the problem's checker, score the subtasks, stream events as it goes.
+
+pub mod languages;
+pub mod testset;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use grundy_problems::Problem;
+use grundy_problems::check::CheckOutcome;
+use grundy_problems::spec::CheckerKind;
+use grundy_sandbox::{
+    BoxFile, CopyOut, FileSource, Limits, RunReport, RunSpec, Sandbox, SandboxError, Status,
+};
+use serde::Serialize;
+
+pub use languages::{Language, LanguageError, Languages};
+use testset::Group;
+
+/// The verdict of one test or of a whole submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Accepted,
+    WrongAnswer,
+    TimeLimit,
+    MemoryLimit,
+    OutputLimit,
+    RuntimeError,
+    CompilationError,
+    SecurityViolation,
+    InternalError,
+    /// Not run: an earlier test of its subtask failed and the judge was told to stop there.
+    Skipped,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::WrongAnswer => "wrong_answer",
+            Verdict::TimeLimit => "time_limit",
+            Verdict::MemoryLimit => "memory_limit",
+            Verdict::OutputLimit => "output_limit",
+            Verdict::RuntimeError => "runtime_error",
+            Verdict::CompilationError => "compilation_error",
+            Verdict::SecurityViolation => "security_violation",
+            Verdict::InternalError => "internal_error",
+            Verdict::Skipped => "skipped",
+        }
+    }
+
+    /// The verdict of a run that did not end normally (`None` for a normal end: check the output).
+    pub fn of_run(status: Status) -> Option<Verdict> {
+        match status {
+            Status::Ok => None,
+            Status::TimeLimit => Some(Verdict::TimeLimit),
+            Status::MemoryLimit => Some(Verdict::MemoryLimit),
+            Status::OutputLimit => Some(Verdict::OutputLimit),
+            Status::RuntimeError => Some(Verdict::RuntimeError),
+            Status::SecurityViolation => Some(Verdict::SecurityViolation),
+            Status::InternalError => Some(Verdict::InternalError),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CompileResult {
+    pub ok: bool,
+    /// The compiler's messages, truncated; for an internal error, only that one occurred.
+    pub message: String,
+    pub cpu_ms: u64,
+    pub memory_kib: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TestResult {
+    /// `samples` or the subtask's name.
+    pub group: String,
+    pub index: usize,
+    pub verdict: Verdict,
+    pub cpu_ms: u64,
+    pub wall_ms: u64,
+    pub memory_kib: u64,
+    /// For the contestant: the checker's message, the exit code or signal, which limit.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SubtaskResult {
+    pub name: String,
+    pub points: u32,
+    /// `points` when every test passed, else 0.
+    pub score: u32,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Judgement {
+    pub problem: String,
+    pub version: u32,
+    pub language: String,
+    pub verdict: Verdict,
+    pub score: u32,
+    pub max_score: u32,
+    pub compile: CompileResult,
+    pub subtasks: Vec<SubtaskResult>,
+    pub tests: Vec<TestResult>,
+}
+
+/// Progress, in order: compilation, then each test, each subtask as it completes.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Compiled(CompileResult),
+    Test(TestResult),
+    Subtask(SubtaskResult),
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Stop a subtask at its first failing test (the rest are `skipped`); the score is the same.
+    pub stop_subtask_at_first_failure: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum JudgeError {
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    #[error(transparent)]
+    Language(#[from] LanguageError),
+    #[error("judge files: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Limits for compilers: gcc spawns cc1, as and ld; rustc and javac want memory.
+pub fn compile_limits() -> Limits {
+    Limits {
+        cpu_ms: 30_000,
+        wall_ms: 60_000,
+        memory_kib: 1 << 20,
+        pids: 128,
+        stdout_bytes: 64 << 10,
+        stderr_bytes: 64 << 10,
+        file_bytes: 256 << 20,
+    }
+}
+
+const COMPILER_MESSAGE_BYTES: usize = 8 << 10;
+
+/// A compiled submission: the files a run needs, in a scratch directory of the judge.
+#[derive(Debug)]
+pub struct Compiled {
+    pub result: CompileResult,
+    dir: tempfile::TempDir,
+}
+
+impl Compiled {
+    fn box_files(&self) -> std::io::Result<Vec<BoxFile>> {
+        let mut files = Vec::new();
+        for entry in fs::read_dir(self.dir.path())? {
+            let entry = entry?;
+            files.push(BoxFile {
+                name: entry.file_name().to_string_lossy().into_owned(),
+                source: FileSource::Host(entry.path()),
+                executable: true,
+            });
+        }
+        files.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(files)
+    }
+}
+
+/// The engine: one sandbox supervisor, the language table, a test-set cache.
+#[derive(Debug)]
+pub struct Judge {
+    sandbox: Sandbox,
+    languages: Languages,
+    cache: PathBuf,
+    scratch: tempfile::TempDir,
+}
+
+impl Judge {
+    pub fn new(
+        sandbox: Sandbox,
+        languages: Languages,
+        cache: PathBuf,
+    ) -> Result<Judge, JudgeError> {
+        Ok(Judge {
+            sandbox,
+            languages,
+            cache,
+            scratch: tempfile::Builder::new().prefix("grundy-judge-").tempdir()?,
+        })
+    }
+
+    pub fn languages(&self) -> &Languages {
+        &self.languages
+    }
+
+    /// Compiles `source` in the sandbox (or only places it, for interpreted languages).
+    pub fn compile(&mut self, language: &Language, source: &[u8]) -> Result<Compiled, JudgeError> {
+        let dir = tempfile::Builder::new()
+            .prefix("build-")
+            .tempdir_in(self.scratch.path())?;
+        let spec = &language.spec;
+        let Some(command) = &spec.compile else {
+            fs::write(dir.path().join(&spec.source), source)?;
+            let result = CompileResult {
+                ok: true,
+                message: String::new(),
+                cpu_ms: 0,
+                memory_kib: 0,
+            };
+            return Ok(Compiled { result, dir });
+        };
+        let limits = compile_limits();
+        let run = RunSpec {
+            argv: language.command(command, limits.memory_kib / 1024),
+            env: language.env(),
+            files: vec![BoxFile {
+                name: spec.source.clone(),
+                source: FileSource::Bytes(source.to_vec()),
+                executable: false,
+            }],
+            stdin: None,
+            stdout_path: None,
+            binds: language.binds(),
+            copy_out: Some(CopyOut {
+                dir: dir.path().to_path_buf(),
+                suffixes: spec.artifacts.clone(),
+                max_bytes: limits.file_bytes,
+            }),
+            limits,
+        };
+        let report = self.sandbox.run(&run)?;
+        let mut message = String::from_utf8_lossy(&report.stdout).into_owned();
+        message.push_str(&String::from_utf8_lossy(&report.stderr));
+        let ok = report.status == Status::Ok && !report.copied.is_empty();
+        if !ok {
+            let why = match report.status {
+                Status::Ok if !report.refused.is_empty() => {
+                    "the compiler's output could not be taken out of the box".to_owned()
+                }
+                Status::Ok => "the compiler produced no program".to_owned(),
+                Status::RuntimeError => String::new(),
+                Status::TimeLimit => "compilation exceeded its time limit".to_owned(),
+                Status::MemoryLimit => "compilation exceeded its memory limit".to_owned(),
+                Status::OutputLimit => "the compiler's output exceeded its limit".to_owned(),
+                Status::SecurityViolation => format!(
+                    "compilation attempted a forbidden operation ({})",
+                    report.detail.as_deref().unwrap_or("unknown")
+                ),
+                Status::InternalError => "the judge failed to compile (internal error)".to_owned(),
+            };
+            if !why.is_empty() {
+                if !message.is_empty() {
+                    message.push('\n');
+                }
+                message.push_str(&why);
+            }
+        }
+        let result = CompileResult {
+            ok,
+            message: truncate(message, COMPILER_MESSAGE_BYTES),
+            cpu_ms: report.cpu_ms,
+            memory_kib: report.memory_kib,
+        };
+        if report.status == Status::InternalError {
+            eprintln!(
+                "grundy: compile internal error: {}",
+                report.detail.as_deref().unwrap_or("unknown")
+            );
+        }
+        Ok(Compiled { result, dir })
+    }
+
+    /// Runs a compiled program once with `stdin` (a host file) under `limits`.
+    pub fn run(
+        &mut self,
+        language: &Language,
+        compiled: &Compiled,
+        stdin: Option<&Path>,
+        stdout_path: Option<&Path>,
+        mut limits: Limits,
+    ) -> Result<RunReport, JudgeError> {
+        limits.pids = limits.pids.max(language.spec.min_pids.unwrap_or(0));
+        let spec = RunSpec {
+            argv: language.command(&language.spec.run, limits.memory_kib / 1024),
+            env: language.env(),
+            files: compiled.box_files()?,
+            stdin: stdin.map(Path::to_path_buf),
+            stdout_path: stdout_path.map(Path::to_path_buf),
+            binds: language.binds(),
+            copy_out: None,
+            limits,
+        };
+        Ok(self.sandbox.run(&spec)?)
+    }
+
+    /// Judges `source` against every test of `problem`, calling `on_event` as results arrive.
+    pub fn judge(
+        &mut self,
+        problem: &Problem,
+        language: &Language,
+        source: &[u8],
+        options: Options,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Judgement, JudgeError> {
+        let spec = &problem.spec;
+        let max_score = spec.subtasks.iter().map(|s| s.points).sum();
+        let mut judgement = Judgement {
+            problem: spec.slug.clone(),
+            version: spec.version,
+            language: language.id().to_owned(),
+            verdict: Verdict::Accepted,
+            score: 0,
+            max_score,
+            compile: CompileResult {
+                ok: false,
+                message: String::new(),
+                cpu_ms: 0,
+                memory_kib: 0,
+            },
+            subtasks: Vec::new(),
+            tests: Vec::new(),
+        };
+        let compiled = self.compile(language, source)?;
+        judgement.compile = compiled.result.clone();
+        on_event(&Event::Compiled(compiled.result.clone()));
+        if !compiled.result.ok {
+            judgement.verdict = Verdict::CompilationError;
+            return Ok(judgement);
+        }
+
+        let tests = testset::materialize(problem, &self.cache)?;
+        let limits = Limits::for_run(
+            u64::from(spec.time_limit_ms),
+            u64::from(spec.memory_limit_mib) * 1024,
+        );
+        let needs_input = spec.checker.kind == CheckerKind::Reference;
+        let mut failed_groups = std::collections::BTreeSet::new();
+        let mut subtask_ok = vec![true; spec.subtasks.len()];
+        for (position, test) in tests.tests.iter().enumerate() {
+            let group_name = match test.group {
+                Group::Samples => "samples".to_owned(),
+                Group::Subtask(s) => spec.subtasks[s - 1].name.clone(),
+            };
+            let result = if options.stop_subtask_at_first_failure
+                && matches!(test.group, Group::Subtask(_))
+                && failed_groups.contains(&test.group)
+            {
+                TestResult {
+                    group: group_name,
+                    index: test.index,
+                    verdict: Verdict::Skipped,
+                    cpu_ms: 0,
+                    wall_ms: 0,
+                    memory_kib: 0,
+                    message: None,
+                }
+            } else {
+                self.run_test(
+                    problem,
+                    language,
+                    &compiled,
+                    test,
+                    limits,
+                    needs_input,
+                    group_name,
+                )?
+            };
+            if !matches!(result.verdict, Verdict::Accepted | Verdict::Skipped) {
+                failed_groups.insert(test.group);
+                if let Group::Subtask(s) = test.group {
+                    subtask_ok[s - 1] = false;
+                }
+                if judgement.verdict == Verdict::Accepted {
+                    judgement.verdict = result.verdict;
+                }
+            }
+            on_event(&Event::Test(result.clone()));
+            judgement.tests.push(result);
+            // A subtask is complete at its last test.
+            let next_group = tests.tests.get(position + 1).map(|t| t.group);
+            if let Group::Subtask(s) = test.group
+                && next_group != Some(test.group)
+            {
+                let subtask = &spec.subtasks[s - 1];
+                let verdict = judgement
+                    .tests
+                    .iter()
+                    .rev()
+                    .take(subtask.tests)
+                    .find(|t| !matches!(t.verdict, Verdict::Accepted | Verdict::Skipped))
+                    .map_or(Verdict::Accepted, |t| t.verdict);
+                let result = SubtaskResult {
+                    name: subtask.name.clone(),
+                    points: subtask.points,
+                    score: if subtask_ok[s - 1] { subtask.points } else { 0 },
+                    verdict,
+                };
+                judgement.score += result.score;
+                on_event(&Event::Subtask(result.clone()));
+                judgement.subtasks.push(result);
+            }
+        }
+        Ok(judgement)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_test(
+        &mut self,
+        problem: &Problem,
+        language: &Language,
+        compiled: &Compiled,
+        test: &testset::TestFile,
+        limits: Limits,
+        needs_input: bool,
+        group: String,
+    ) -> Result<TestResult, JudgeError> {
+        let output_path = self.scratch.path().join("output");
+        let _ = fs::remove_file(&output_path);
+        let report = self.run(
+            language,
+            compiled,
+            Some(&test.input),
+            Some(&output_path),
+            limits,
+        )?;
+        let mut result = TestResult {
+            group,
+            index: test.index,
+            verdict: Verdict::Accepted,
+            cpu_ms: report.cpu_ms,
+            wall_ms: report.wall_ms,
+            memory_kib: report.memory_kib,
+            message: None,
+        };
+        if let Some(verdict) = Verdict::of_run(report.status) {
+            result.verdict = verdict;
+            result.message = match verdict {
+                Verdict::RuntimeError => match (&report.exit_code, &report.signal) {
+                    (Some(code), _) => Some(format!("exit code {code}")),
+                    (_, Some(signal)) => Some(format!("killed by {signal}")),
+                    _ => None,
+                },
+                Verdict::InternalError => {
+                    eprintln!(
+                        "grundy: run internal error: {}",
+                        report.detail.as_deref().unwrap_or("unknown")
+                    );
+                    None
+                }
+                _ => report.detail.clone(),
+            };
+            return Ok(result);
+        }
+        let output = fs::read(&output_path)?;
+        let Ok(output) = String::from_utf8(output) else {
+            result.verdict = Verdict::WrongAnswer;
+            result.message = Some("the output is not text (invalid UTF-8)".into());
+            return Ok(result);
+        };
+        let expected = fs::read_to_string(&test.answer)?;
+        let input = if needs_input {
+            fs::read_to_string(&test.input)?
+        } else {
+            String::new()
+        };
+        match problem.check(&input, &expected, &output) {
+            CheckOutcome::Accepted => {}
+            CheckOutcome::WrongAnswer(message) => {
+                result.verdict = Verdict::WrongAnswer;
+                result.message = Some(message);
+            }
+            CheckOutcome::CheckerFailed(message) => {
+                eprintln!(
+                    "grundy: checker failed on {} {}: {message}",
+                    problem.slug(),
+                    test.input.display()
+                );
+                result.verdict = Verdict::InternalError;
+            }
+        }
+        Ok(result)
+    }
+}
+
+fn truncate(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut cut = max;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("\n… (truncated)");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_abnormal_run_has_a_verdict() {
+        assert_eq!(Verdict::of_run(Status::Ok), None);
+        assert_eq!(Verdict::of_run(Status::TimeLimit), Some(Verdict::TimeLimit));
+        assert_eq!(
+            Verdict::of_run(Status::SecurityViolation),
+            Some(Verdict::SecurityViolation)
+        );
+        assert_eq!(
+            serde_json::to_string(&Verdict::WrongAnswer).unwrap(),
+            "\"wrong_answer\""
+        );
+        assert_eq!(Verdict::CompilationError.as_str(), "compilation_error");
+    }
+
+    #[test]
+    fn compiler_messages_are_truncated_on_a_character_boundary() {
+        let long = "é".repeat(10_000);
+        let cut = truncate(long, 8193);
+        assert!(cut.ends_with("(truncated)"));
+        assert!(cut.len() < 8300);
+        assert_eq!(truncate("short".into(), 10), "short");
+    }
+
+    #[test]
+    fn test_sets_are_cached_per_version_and_complete() {
+        let catalogue = grundy_problems::Catalogue::builtin().unwrap();
+        let problem = catalogue.get("nim").unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let first = testset::materialize(problem, cache.path()).unwrap();
+        assert_eq!(
+            first.tests.len(),
+            problem.samples.len() + problem.test_count()
+        );
+        let generated: Vec<_> = problem.tests().collect();
+        let last = first.tests.last().unwrap();
+        assert_eq!(
+            fs::read_to_string(&last.input).unwrap(),
+            generated.last().unwrap().input
+        );
+        assert_eq!(
+            fs::read_to_string(&last.answer).unwrap(),
+            generated.last().unwrap().answer
+        );
+        assert_eq!(
+            fs::read_to_string(&first.tests[0].input).unwrap(),
+            problem.samples[0].input
+        );
+        // A second call reuses the directory; no staging directories are left behind.
+        let second = testset::materialize(problem, cache.path()).unwrap();
+        assert_eq!(first.dir, second.dir);
+        let entries = fs::read_dir(cache.path()).unwrap().count();
+        assert_eq!(entries, 1);
+        assert!(
+            first
+                .dir
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("nim-v")
+        );
+    }
+}
