@@ -178,7 +178,12 @@ fn build_root(plan: &Plan<'_>) -> Result<(), String> {
         &root.join("box"),
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
     )?;
-    let scratch = format!("size={},mode=1777", plan.limits.memory_kib.max(1024) * 1024);
+    // Writes to these count against the run's memory; the inode cap stops file-creation bombs
+    // long before they cost seconds.
+    let scratch = format!(
+        "size={},nr_inodes=16384,mode=1777",
+        plan.limits.memory_kib.max(1024) * 1024
+    );
     for dir in ["tmp", "dev"] {
         fs::create_dir(root.join(dir)).map_err(|e| format!("mkdir /{dir}: {e}"))?;
     }
