@@ -8,15 +8,27 @@ use common::{grundy, isolation_available, json, programs, tool_available};
 fn judge(problem: &str, file: &str, extra: &[&str]) -> (serde_json::Value, bool) {
     let path = programs().join("solutions").join(file);
     let cache = std::env::temp_dir().join("grundy-test-cache");
-    let mut args = vec!["judge", "--json", "--problem", problem, "--cache-dir", cache.to_str().unwrap()];
+    let mut args = vec![
+        "judge",
+        "--json",
+        "--problem",
+        problem,
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
     args.extend_from_slice(extra);
     args.push(path.to_str().unwrap());
     let out = grundy(&args, b"");
     (json(&out), out.status.success())
 }
 
-const TOOLS: [(&str, &str); 5] =
-    [("c", "/usr/bin/gcc"), ("cpp", "/usr/bin/g++"), ("py", "/usr/bin/python3"), ("rs", "/usr/bin/cc"), ("java", "/usr/bin/javac")];
+const TOOLS: [(&str, &str); 5] = [
+    ("c", "/usr/bin/gcc"),
+    ("cpp", "/usr/bin/g++"),
+    ("py", "/usr/bin/python3"),
+    ("rs", "/usr/bin/cc"),
+    ("java", "/usr/bin/javac"),
+];
 
 #[test]
 fn correct_solutions_in_five_languages_are_accepted() {
@@ -31,10 +43,18 @@ fn correct_solutions_in_five_languages_are_accepted() {
             }
             let (doc, success) = judge(problem, &format!("{problem}/ok.{ext}"), &[]);
             if doc["verdict"] != "accepted" || doc["score"] != 100 || !success {
-                failures.push(format!("{problem}/ok.{ext}: {} {}", doc["verdict"], doc["compile"]["message"]));
+                failures.push(format!(
+                    "{problem}/ok.{ext}: {} {}",
+                    doc["verdict"], doc["compile"]["message"]
+                ));
             }
             let tests = doc["tests"].as_array().unwrap();
-            assert!(tests.iter().all(|t| t["cpu_ms"].is_u64() && t["memory_kib"].as_u64().unwrap() > 0), "{doc}");
+            assert!(
+                tests
+                    .iter()
+                    .all(|t| t["cpu_ms"].is_u64() && t["memory_kib"].as_u64().unwrap() > 0),
+                "{doc}"
+            );
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
@@ -42,7 +62,8 @@ fn correct_solutions_in_five_languages_are_accepted() {
 
 #[test]
 fn each_kind_of_wrong_solution_gets_its_verdict() {
-    if !isolation_available("wrong solutions") || !tool_available("wrong solutions", "/usr/bin/g++") {
+    if !isolation_available("wrong solutions") || !tool_available("wrong solutions", "/usr/bin/g++")
+    {
         return;
     }
     // (file, overall verdict, score): the small subtask (30 points) is passed by the slow and the
@@ -57,23 +78,38 @@ fn each_kind_of_wrong_solution_gets_its_verdict() {
         assert_eq!(doc["verdict"], verdict, "{file}: {doc}");
         assert_eq!(doc["score"], score, "{file}");
         assert!(!success, "{file}: exit status must be non-zero");
-        let failing = doc["tests"].as_array().unwrap().iter().find(|t| t["verdict"] != "accepted").unwrap();
+        let failing = doc["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["verdict"] != "accepted")
+            .unwrap();
         match file {
             "crash.cpp" => assert_eq!(failing["message"], "killed by SIGSEGV"),
             "exit3.cpp" => assert_eq!(failing["message"], "exit code 3"),
             "slow.cpp" => assert_eq!(failing["message"], "cpu"),
-            _ => assert!(failing["message"].as_str().unwrap().contains("expected"), "{failing}"),
+            _ => assert!(
+                failing["message"].as_str().unwrap().contains("expected"),
+                "{failing}"
+            ),
         }
     }
 }
 
 #[test]
 fn stopping_at_the_first_failure_skips_the_rest_of_the_subtask() {
-    if !isolation_available("stop at first failure") || !tool_available("stop at first failure", "/usr/bin/g++") {
+    if !isolation_available("stop at first failure")
+        || !tool_available("stop at first failure", "/usr/bin/g++")
+    {
         return;
     }
     let (doc, _) = judge("stones", "stones/crash.cpp", &["--stop-at-first-failure"]);
-    let verdicts: Vec<&str> = doc["tests"].as_array().unwrap().iter().map(|t| t["verdict"].as_str().unwrap()).collect();
+    let verdicts: Vec<&str> = doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap())
+        .collect();
     assert!(verdicts.contains(&"skipped"), "{verdicts:?}");
     assert_eq!(doc["score"], 0);
     let subtasks = doc["subtasks"].as_array().unwrap();
@@ -97,7 +133,11 @@ fn hello_worlds_run_under_default_limits() {
     if !isolation_available("hello worlds") {
         return;
     }
-    for (file, tool) in [("hello.java", "/usr/bin/java"), ("hello.py", "/usr/bin/python3"), ("hello.js", "/usr/bin/node")] {
+    for (file, tool) in [
+        ("hello.java", "/usr/bin/java"),
+        ("hello.py", "/usr/bin/python3"),
+        ("hello.js", "/usr/bin/node"),
+    ] {
         if !tool_available("hello worlds", tool) {
             continue;
         }
@@ -107,7 +147,14 @@ fn hello_worlds_run_under_default_limits() {
         assert_eq!(doc["status"], "ok", "{file}: {doc}");
         assert_eq!(doc["stdout"], "hello\n", "{file}");
         assert!(out.status.success());
-        for key in ["exit_code", "signal", "cpu_ms", "wall_ms", "memory_kib", "stderr"] {
+        for key in [
+            "exit_code",
+            "signal",
+            "cpu_ms",
+            "wall_ms",
+            "memory_kib",
+            "stderr",
+        ] {
             assert!(doc.get(key).is_some(), "{key} missing: {doc}");
         }
     }
@@ -115,17 +162,34 @@ fn hello_worlds_run_under_default_limits() {
 
 #[test]
 fn compilation_errors_carry_the_compiler_message() {
-    if !isolation_available("compilation error") || !tool_available("compilation error", "/usr/bin/gcc") {
+    if !isolation_available("compilation error")
+        || !tool_available("compilation error", "/usr/bin/gcc")
+    {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("broken.c");
     std::fs::write(&source, "int main(void) { return missing_name; }\n").unwrap();
-    let out = grundy(&["judge", "--json", "--problem", "nim", source.to_str().unwrap()], b"");
+    let out = grundy(
+        &[
+            "judge",
+            "--json",
+            "--problem",
+            "nim",
+            source.to_str().unwrap(),
+        ],
+        b"",
+    );
     let doc = json(&out);
     assert_eq!(doc["verdict"], "compilation_error");
     assert_eq!(doc["score"], 0);
-    assert!(doc["compile"]["message"].as_str().unwrap().contains("missing_name"), "{doc}");
+    assert!(
+        doc["compile"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("missing_name"),
+        "{doc}"
+    );
     assert!(!out.status.success());
 }
 
@@ -136,17 +200,39 @@ fn run_reports_limits_and_exit_status() {
     }
     let dir = tempfile::tempdir().unwrap();
     let echo = dir.path().join("echo.py");
-    std::fs::write(&echo, "import sys\nprint(sys.stdin.read().upper(), end='')\n").unwrap();
+    std::fs::write(
+        &echo,
+        "import sys\nprint(sys.stdin.read().upper(), end='')\n",
+    )
+    .unwrap();
     let out = grundy(&["run", "--json", echo.to_str().unwrap()], b"first\n");
     assert_eq!(json(&out)["stdout"], "FIRST\n");
     assert!(out.status.success());
 
     let hog = dir.path().join("hog.py");
     std::fs::write(&hog, "x = bytearray(200 * 1024 * 1024)\nprint(len(x))\n").unwrap();
-    let out = grundy(&["run", "--json", "--memory-limit", "64", hog.to_str().unwrap()], b"");
+    let out = grundy(
+        &[
+            "run",
+            "--json",
+            "--memory-limit",
+            "64",
+            hog.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(json(&out)["status"], "memory_limit");
     assert!(!out.status.success());
-    let out = grundy(&["run", "--json", "--memory-limit", "512", hog.to_str().unwrap()], b"");
+    let out = grundy(
+        &[
+            "run",
+            "--json",
+            "--memory-limit",
+            "512",
+            hog.to_str().unwrap(),
+        ],
+        b"",
+    );
     let doc = json(&out);
     assert_eq!(doc["status"], "ok", "{doc}");
     assert!(doc["memory_kib"].as_u64().unwrap() >= 200 * 1024, "{doc}");
@@ -162,7 +248,14 @@ fn run_reports_limits_and_exit_status() {
 fn doctor_reports_isolation_and_languages() {
     let out = grundy(&["doctor", "--json"], b"");
     let doc = json(&out);
-    assert!(doc["languages"].as_array().unwrap().iter().any(|l| l["id"] == "c") || !common::nix_is_root());
+    assert!(
+        doc["languages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == "c")
+            || !common::nix_is_root()
+    );
     assert!(doc["isolation"]["namespaces"].is_array());
     if common::nix_is_root() {
         assert!(doc["self_test"]["Ok"].is_object(), "{doc}");

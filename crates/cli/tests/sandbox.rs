@@ -8,7 +8,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
 
-use common::{grundy, isolation_available, json, programs, sandbox_leftovers, sandbox_processes, tool_available};
+use common::{
+    grundy, isolation_available, json, programs, sandbox_leftovers, sandbox_processes,
+    tool_available,
+};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -36,11 +39,18 @@ struct Cases {
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Host paths hostile programs try to create; none may exist afterwards.
-const ESCAPE_TARGETS: [&str; 4] = ["/escape.txt", "/usr/escape.txt", "/etc/escape.txt", "/tmp/escape.txt"];
+const ESCAPE_TARGETS: [&str; 4] = [
+    "/escape.txt",
+    "/usr/escape.txt",
+    "/etc/escape.txt",
+    "/tmp/escape.txt",
+];
 
 fn hello_is_clean(hello: &Path) -> Result<(), String> {
     let out = grundy(&["run", "--json", hello.to_str().unwrap()], b"");
@@ -54,25 +64,33 @@ fn hello_is_clean(hello: &Path) -> Result<(), String> {
 #[test]
 fn hostile_programs_get_their_verdict_and_leave_nothing_behind() {
     let _turn = serial();
-    if !isolation_available("hostile programs") || !tool_available("hostile programs", "/usr/bin/gcc") {
+    if !isolation_available("hostile programs")
+        || !tool_available("hostile programs", "/usr/bin/gcc")
+    {
         return;
     }
     let dir = programs().join("hostile");
-    let cases: Cases = toml::from_str(&std::fs::read_to_string(dir.join("cases.toml")).unwrap()).unwrap();
+    let cases: Cases =
+        toml::from_str(&std::fs::read_to_string(dir.join("cases.toml")).unwrap()).unwrap();
     let host = tempfile::tempdir().unwrap();
     let secret = host.path().join("hidden-test.ans");
     std::fs::write(&secret, "judge-secret-answer").unwrap();
     let planted = host.path().join("planted.txt");
     let hello = programs().join("solutions/hello/hello.c");
     let before_leftovers: BTreeSet<String> = sandbox_leftovers().into_iter().collect();
-    let judge_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../problems/stones/samples/01.ans");
+    let judge_data =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../problems/stones/samples/01.ans");
 
     let mut failures = Vec::new();
     for case in &cases.case {
         let mut stdin = case.stdin.clone();
         // The paths programs read or write include the judge's own files on the host.
         if case.file == "read_paths.c" {
-            stdin.push_str(&format!("{}\n{}\n", secret.display(), judge_data.canonicalize().unwrap().display()));
+            stdin.push_str(&format!(
+                "{}\n{}\n",
+                secret.display(),
+                judge_data.canonicalize().unwrap().display()
+            ));
         }
         if case.file == "write_paths.c" {
             stdin.push_str(&format!("{}\n", planted.display()));
@@ -81,19 +99,38 @@ fn hostile_programs_get_their_verdict_and_leave_nothing_behind() {
         let memory = case.memory_limit_mib.unwrap_or(256).to_string();
         let path = dir.join(&case.file);
         let out = grundy(
-            &["run", "--json", "--time-limit", &time, "--memory-limit", &memory, path.to_str().unwrap()],
+            &[
+                "run",
+                "--json",
+                "--time-limit",
+                &time,
+                "--memory-limit",
+                &memory,
+                path.to_str().unwrap(),
+            ],
             stdin.as_bytes(),
         );
         let doc = json(&out);
         let status = doc["status"].as_str().unwrap_or("?").to_owned();
         let stdout = doc["stdout"].as_str().unwrap_or("").to_owned();
-        let expected: Vec<String> = case.expect.iter().cloned().chain(case.expect_any.iter().cloned()).collect();
+        let expected: Vec<String> = case
+            .expect
+            .iter()
+            .cloned()
+            .chain(case.expect_any.iter().cloned())
+            .collect();
         let mut problems = Vec::new();
         if !expected.contains(&status) {
-            problems.push(format!("status {status} (detail {}), expected {expected:?}", doc["detail"]));
+            problems.push(format!(
+                "status {status} (detail {}), expected {expected:?}",
+                doc["detail"]
+            ));
         }
         if (status == "ok") != out.status.success() {
-            problems.push(format!("exit status {:?} does not match {status}", out.status.code()));
+            problems.push(format!(
+                "exit status {:?} does not match {status}",
+                out.status.code()
+            ));
         }
         if let Some(needle) = &case.stdout_contains
             && !stdout.contains(needle.as_str())
@@ -105,7 +142,12 @@ fn hostile_programs_get_their_verdict_and_leave_nothing_behind() {
         {
             problems.push(format!("stdout contains {needle:?}"));
         }
-        for leak in ["hunter2-leaked", "judge-secret-answer", "root:x:0:0", "GRUNDY_TEST_SECRET"] {
+        for leak in [
+            "hunter2-leaked",
+            "judge-secret-answer",
+            "root:x:0:0",
+            "GRUNDY_TEST_SECRET",
+        ] {
             if stdout.contains(leak) {
                 problems.push(format!("leaked {leak:?}"));
             }
@@ -114,7 +156,11 @@ fn hostile_programs_get_their_verdict_and_leave_nothing_behind() {
         if !running.is_empty() {
             problems.push(format!("left running: {running:?}"));
         }
-        for target in ESCAPE_TARGETS.iter().map(Path::new).chain([planted.as_path()]) {
+        for target in ESCAPE_TARGETS
+            .iter()
+            .map(Path::new)
+            .chain([planted.as_path()])
+        {
             if target.exists() {
                 problems.push(format!("created {}", target.display()));
                 let _ = std::fs::remove_file(target);
@@ -129,11 +175,25 @@ fn hostile_programs_get_their_verdict_and_leave_nothing_behind() {
             problems.push(e);
         }
         if !problems.is_empty() {
-            failures.push(format!("{} ({}): {}", case.file, case.what, problems.join("; ")));
+            failures.push(format!(
+                "{} ({}): {}",
+                case.file,
+                case.what,
+                problems.join("; ")
+            ));
         }
     }
-    assert_eq!(std::fs::read_to_string(&secret).unwrap(), "judge-secret-answer");
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.case.len(), failures.join("\n"));
+    assert_eq!(
+        std::fs::read_to_string(&secret).unwrap(),
+        "judge-secret-answer"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.case.len(),
+        failures.join("\n")
+    );
 }
 
 #[derive(Debug, Deserialize)]
@@ -150,22 +210,31 @@ struct CompileCases {
 #[test]
 fn compile_time_attacks_end_in_compilation_error() {
     let _turn = serial();
-    if !isolation_available("compile-time attacks") || !tool_available("compile-time attacks", "/usr/bin/g++") {
+    if !isolation_available("compile-time attacks")
+        || !tool_available("compile-time attacks", "/usr/bin/g++")
+    {
         return;
     }
     let dir = programs().join("hostile/compile");
-    let cases: CompileCases = toml::from_str(&std::fs::read_to_string(dir.join("cases.toml")).unwrap()).unwrap();
+    let cases: CompileCases =
+        toml::from_str(&std::fs::read_to_string(dir.join("cases.toml")).unwrap()).unwrap();
     assert!(cases.case.len() >= 4);
     let mut failures = Vec::new();
     for case in &cases.case {
-        let out = grundy(&["run", "--json", dir.join(&case.file).to_str().unwrap()], b"");
+        let out = grundy(
+            &["run", "--json", dir.join(&case.file).to_str().unwrap()],
+            b"",
+        );
         let doc = json(&out);
         let message = doc["compile"]["message"].as_str().unwrap_or("");
         if doc["status"] != "compilation_error" || out.status.success() {
             failures.push(format!("{} ({}): {doc}", case.file, case.what));
         }
         if message.contains("root:x:0:0") || message.contains("Second") {
-            failures.push(format!("{}: the compiler log quotes a host file: {message}", case.file));
+            failures.push(format!(
+                "{}: the compiler log quotes a host file: {message}",
+                case.file
+            ));
         }
         let running = sandbox_processes();
         if !running.is_empty() {
@@ -206,11 +275,23 @@ fn symlinked_build_outputs_are_never_followed() {
     .unwrap();
     let source = dir.path().join("prog.evil");
     std::fs::write(&source, "x").unwrap();
-    let out = grundy(&["--languages", table.to_str().unwrap(), "run", "--json", source.to_str().unwrap()], b"");
+    let out = grundy(
+        &[
+            "--languages",
+            table.to_str().unwrap(),
+            "run",
+            "--json",
+            source.to_str().unwrap(),
+        ],
+        b"",
+    );
     let doc = json(&out);
     assert_eq!(doc["status"], "compilation_error", "{doc}");
     let message = doc["compile"]["message"].as_str().unwrap();
-    assert!(message.contains("could not be taken out of the box"), "{message}");
+    assert!(
+        message.contains("could not be taken out of the box"),
+        "{message}"
+    );
     assert!(!message.contains("host secret"));
 }
 
@@ -225,7 +306,15 @@ fn without_root_judging_refuses_unless_weak_isolation_is_asked_for() {
     let out = grundy(&["run", hello.to_str().unwrap()], b"");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-weak-isolation"));
-    let weak = grundy(&["--allow-weak-isolation", "run", "--json", hello.to_str().unwrap()], b"");
+    let weak = grundy(
+        &[
+            "--allow-weak-isolation",
+            "run",
+            "--json",
+            hello.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(json(&weak)["stdout"], "hello\n");
     assert!(String::from_utf8_lossy(&weak.stderr).contains("WEAK ISOLATION"));
 }

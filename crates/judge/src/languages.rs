@@ -187,7 +187,7 @@ impl Languages {
             .to_ascii_lowercase();
         self.available
             .iter()
-            .find(|l| l.spec.extensions.iter().any(|e| *e == ext))
+            .find(|l| l.spec.extensions.contains(&ext))
             .ok_or_else(|| LanguageError::NoExtension(file.display().to_string(), self.ids()))
     }
 

@@ -145,7 +145,12 @@ pub fn detect_from(
             .find(|(cs, _)| cs.iter().any(|c| c == controller))
             .map(|(_, p)| p.as_str())
             .unwrap_or("/");
-        Ok(mount.point.join(path.trim_start_matches('/')))
+        let relative = path.trim_start_matches('/');
+        Ok(if relative.is_empty() {
+            mount.point.clone()
+        } else {
+            mount.point.join(relative)
+        })
     };
     if mounts.iter().any(|m| m.version == 1) {
         return Ok(Layout::V1 {

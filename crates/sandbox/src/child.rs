@@ -27,14 +27,13 @@ pub(crate) const TAG_SETUP_FAILED: u8 = b'X';
 
 /// Everything the child needs, prepared before `clone` by the supervisor.
 pub(crate) struct Plan<'a> {
+    /// The template root (see [`build_template`]).
     pub root: PathBuf,
     pub box_dir: PathBuf,
-    /// Host paths mounted read-only at the same place.
-    pub binds: Vec<PathBuf>,
-    /// Symlinks at the root, as the host has them (`/lib -> usr/lib` on merged-usr systems).
-    pub symlinks: Vec<(PathBuf, PathBuf)>,
     /// The run's uid and gid; `None` under weak isolation (no root to change them).
     pub uid: Option<u32>,
+    /// The highest capability number this kernel knows (`/proc/sys/kernel/cap_last_cap`).
+    pub last_capability: libc::c_ulong,
     pub argv: Vec<CString>,
     pub env: Vec<CString>,
     pub limits: Limits,
@@ -130,6 +129,9 @@ fn init(plan: &Plan<'_>, fds: Fds) -> ! {
 fn prepare_init(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
     nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
         .map_err(|e| format!("pdeathsig: {e}"))?;
+    // The root is built while the supervisor sets up the run's cgroups: the two overlap.
+    build_root(plan)?;
+    sethostname("grundy").map_err(|e| format!("hostname: {e}"))?;
     let mut byte = [0u8; 1];
     if nix::unistd::read(&fds.go, &mut byte)
         .map_err(|e| format!("waiting for the supervisor: {e}"))?
@@ -140,16 +142,19 @@ fn prepare_init(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
     // After the move into the run's cgroups, so /proc/self/cgroup shows "/" and nothing above.
     nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWCGROUP)
         .map_err(|e| format!("cgroup namespace: {e}"))?;
-    build_root(plan)?;
-    sethostname("grundy").map_err(|e| format!("hostname: {e}"))?;
     Ok(())
 }
 
-fn build_root(plan: &Plan<'_>) -> Result<(), String> {
+/// The root every run starts from, built once by the supervisor in its own mount namespace: a
+/// tmpfs with read-only binds of the system, empty mount points, and a minimal read-only `/dev`.
+/// Each run's clone copies these mounts, which is far cheaper than making them again.
+pub(crate) fn build_template(
+    root: &Path,
+    binds: &[PathBuf],
+    symlinks: &[(PathBuf, PathBuf)],
+) -> Result<(), String> {
     let none: Option<&str> = None;
-    let root = &plan.root;
-    mount(none, "/", none, MsFlags::MS_REC | MsFlags::MS_PRIVATE, none)
-        .map_err(|e| format!("private /: {e}"))?;
+    fs::create_dir_all(root).map_err(|e| format!("{}: {e}", root.display()))?;
     mount(
         Some("tmpfs"),
         root,
@@ -158,44 +163,16 @@ fn build_root(plan: &Plan<'_>) -> Result<(), String> {
         Some("size=1m,mode=0755"),
     )
     .map_err(|e| format!("root tmpfs: {e}"))?;
-    let inside = |path: &Path| root.join(path.strip_prefix("/").unwrap_or(path));
-
-    for source in &plan.binds {
-        let target = inside(source);
-        bind(
-            source,
-            &target,
-            MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-        )?;
+    for source in binds {
+        add_bind(root, source)?;
     }
-    for (link, target) in &plan.symlinks {
-        std::os::unix::fs::symlink(target, inside(link))
+    for (link, target) in symlinks {
+        std::os::unix::fs::symlink(target, inside(root, link))
             .map_err(|e| format!("symlink {}: {e}", link.display()))?;
     }
-
-    bind(
-        &plan.box_dir,
-        &root.join("box"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-    )?;
-    // Writes to these count against the run's memory; the inode cap stops file-creation bombs
-    // long before they cost seconds.
-    let scratch = format!(
-        "size={},nr_inodes=16384,mode=1777",
-        plan.limits.memory_kib.max(1024) * 1024
-    );
-    for dir in ["tmp", "dev"] {
+    for dir in ["box", "tmp", "proc", "dev"] {
         fs::create_dir(root.join(dir)).map_err(|e| format!("mkdir /{dir}: {e}"))?;
     }
-    mount(
-        Some("tmpfs"),
-        &root.join("tmp"),
-        Some("tmpfs"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-        Some(scratch.as_str()),
-    )
-    .map_err(|e| format!("/tmp: {e}"))?;
-
     let dev = root.join("dev");
     mount(
         Some("tmpfs"),
@@ -223,27 +200,57 @@ fn build_root(plan: &Plan<'_>) -> Result<(), String> {
     }
     fs::create_dir(dev.join("shm")).map_err(|e| format!("/dev/shm: {e}"))?;
     mount(
-        Some("tmpfs"),
-        &dev.join("shm"),
-        Some("tmpfs"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-        Some(scratch.as_str()),
-    )
-    .map_err(|e| format!("/dev/shm: {e}"))?;
-    mount(
         none,
         &dev,
         none,
         MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
         none,
     )
-    .map_err(|e| format!("/dev read-only: {e}"))?;
+    .map_err(|e| format!("/dev read-only: {e}"))
+}
 
-    let proc_dir = root.join("proc");
-    fs::create_dir(&proc_dir).map_err(|e| format!("mkdir /proc: {e}"))?;
+/// Adds a read-only bind of a host path to the template, at the same path.
+pub(crate) fn add_bind(root: &Path, source: &Path) -> Result<(), String> {
+    bind(
+        source,
+        &inside(root, source),
+        MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+    )
+}
+
+fn inside(root: &Path, path: &Path) -> PathBuf {
+    root.join(path.strip_prefix("/").unwrap_or(path))
+}
+
+/// The per-run part: the box, fresh scratch space and /proc for this pid namespace, then
+/// `pivot_root` into the template's copy and make it read-only for this run alone.
+fn build_root(plan: &Plan<'_>) -> Result<(), String> {
+    let none: Option<&str> = None;
+    let root = &plan.root;
+    bind(
+        &plan.box_dir,
+        &root.join("box"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+    )?;
+    // Writes to these count against the run's memory; the inode cap stops file-creation bombs
+    // long before they cost seconds.
+    let scratch = format!(
+        "size={},nr_inodes=16384,mode=1777",
+        plan.limits.memory_kib.max(1024) * 1024
+    );
+    for dir in ["tmp", "dev/shm"] {
+        mount(
+            Some("tmpfs"),
+            &root.join(dir),
+            Some("tmpfs"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+            Some(scratch.as_str()),
+        )
+        .map_err(|e| format!("/{dir}: {e}"))?;
+    }
     mount(
         Some("proc"),
-        &proc_dir,
+        &root.join("proc"),
         Some("proc"),
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
         Some("hidepid=invisible,subset=pid"),
@@ -254,11 +261,16 @@ fn build_root(plan: &Plan<'_>) -> Result<(), String> {
     pivot_root(".", ".").map_err(|e| format!("pivot_root: {e}"))?;
     umount2(".", MntFlags::MNT_DETACH).map_err(|e| format!("detaching the old root: {e}"))?;
     chdir("/").map_err(|e| format!("chdir /: {e}"))?;
+    // A bind remount changes this mount only, not the template's superblock.
     mount(
         none,
         "/",
         none,
-        MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        MsFlags::MS_REMOUNT
+            | MsFlags::MS_BIND
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV,
         none,
     )
     .map_err(|e| format!("read-only root: {e}"))?;
@@ -332,7 +344,7 @@ fn confine(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
     };
     if let Some(uid) = plan.uid {
         chdir("/box").map_err(|e| format!("chdir /box: {e}"))?;
-        for cap in 0..64 {
+        for cap in 0..=plan.last_capability {
             // SAFETY: plain prctl; EINVAL past the last capability is expected.
             unsafe { libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) };
         }

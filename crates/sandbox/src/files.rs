@@ -10,6 +10,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use nix::fcntl::{OFlag, OpenHow, ResolveFlag, openat2};
+use nix::mount::{MsFlags, mount};
 use nix::sys::stat::Mode;
 
 use crate::protocol::{BoxFile, CopyOut, FileSource};
@@ -24,8 +25,9 @@ pub(crate) fn valid_name(name: &str) -> bool {
         && name.len() <= 255
 }
 
-/// Writes the request's files into the (fresh, empty) box directory.
-pub(crate) fn populate(box_dir: &Path, files: &[BoxFile]) -> io::Result<()> {
+/// Writes the request's files into the (fresh, empty) box directory. With `bind_host`, host files
+/// are bind-mounted read-only instead of copied (the box is then a tmpfs of its own).
+pub(crate) fn populate(box_dir: &Path, files: &[BoxFile], bind_host: bool) -> io::Result<()> {
     for file in files {
         if !valid_name(&file.name) {
             return Err(io::Error::new(
@@ -36,6 +38,18 @@ pub(crate) fn populate(box_dir: &Path, files: &[BoxFile]) -> io::Result<()> {
         let target = box_dir.join(&file.name);
         match &file.source {
             FileSource::Bytes(bytes) => File::create_new(&target)?.write_all(bytes)?,
+            FileSource::Host(path) if bind_host => {
+                File::create_new(&target)?;
+                let none: Option<&str> = None;
+                mount(Some(path.as_path()), &target, none, MsFlags::MS_BIND, none)?;
+                let read_only = MsFlags::MS_BIND
+                    | MsFlags::MS_REMOUNT
+                    | MsFlags::MS_RDONLY
+                    | MsFlags::MS_NOSUID
+                    | MsFlags::MS_NODEV;
+                mount(none, &target, none, read_only, none)?;
+                continue;
+            }
             FileSource::Host(path) => {
                 io::copy(&mut File::open(path)?, &mut File::create_new(&target)?)?;
             }

@@ -99,9 +99,14 @@ struct Supervisor {
     work: PathBuf,
     filter_notify: Vec<libc::sock_filter>,
     filter_eperm: Vec<libc::sock_filter>,
+    /// Host paths bound into the template root so far.
     binds: Vec<PathBuf>,
-    symlinks: Vec<(PathBuf, PathBuf)>,
     runs: u32,
+    last_capability: libc::c_ulong,
+    /// Runs whose init is still tearing its namespaces down: reaped and their cgroups removed
+    /// later, so that teardown overlaps the judge's work instead of delaying the report.
+    /// The pid is `None` once reaped (a reaped pid may already belong to a newer init).
+    retired: Vec<(Option<Pid>, Group)>,
 }
 
 impl Supervisor {
@@ -125,14 +130,21 @@ impl Supervisor {
             .map_err(|e| format!("work tmpfs: {e}"))?;
         }
         let (binds, symlinks) = system_layout();
+        if group.is_some() {
+            child::build_template(&work.join("root"), &binds, &symlinks)?;
+        }
         Ok(Supervisor {
             group,
             work,
             filter_notify: seccomp::filter(true),
             filter_eperm: seccomp::filter(false),
             binds,
-            symlinks,
             runs: 0,
+            last_capability: fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(63),
+            retired: Vec::new(),
         })
     }
 
@@ -170,8 +182,9 @@ impl Supervisor {
             .as_ref()
             .map(|_| UID_BASE + (std::process::id() % 1000) * 1000 + self.runs % 1000);
         let report = self
-            .prepare_box(&box_dir, &root, spec, uid)
+            .prepare_box(&box_dir, spec, uid)
             .map_err(|e| format!("preparing the box: {e}"))
+            .and_then(|()| self.add_binds(&root, &spec.binds))
             .and_then(|()| self.execute(&box_dir, &root, spec, uid));
         let mut report = report.unwrap_or_else(RunReport::internal);
         if let Some(out) = &spec.copy_out
@@ -186,22 +199,52 @@ impl Supervisor {
         report
     }
 
-    fn prepare_box(
-        &self,
-        box_dir: &Path,
-        root: &Path,
-        spec: &RunSpec,
-        uid: Option<u32>,
-    ) -> io::Result<()> {
+    /// Host paths a language needs (a toolchain outside /usr) join the template the first time
+    /// they are asked for and stay: read-only system software, shared by later runs.
+    fn add_binds(&mut self, root: &Path, binds: &[PathBuf]) -> Result<(), String> {
+        if self.group.is_none() {
+            return Ok(());
+        }
+        for path in binds {
+            if !path.is_absolute()
+                || !path.exists()
+                || self.binds.iter().any(|b| path.starts_with(b))
+            {
+                continue;
+            }
+            child::add_bind(root, path)?;
+            self.binds.push(path.clone());
+        }
+        Ok(())
+    }
+
+    /// Reaps the inits of earlier runs and removes their cgroups; `wait` blocks until all are
+    /// gone (at exit), otherwise only finished ones are collected.
+    fn collect_retired(&mut self, wait: bool) {
+        self.retired.retain_mut(|(pid, group)| {
+            if let Some(p) = *pid {
+                let flag = if wait {
+                    None
+                } else {
+                    Some(WaitPidFlag::WNOHANG)
+                };
+                if let Ok(WaitStatus::StillAlive) = waitpid(p, flag) {
+                    return true;
+                }
+                *pid = None;
+            }
+            group.destroy().is_err() && !wait
+        });
+    }
+
+    fn prepare_box(&self, box_dir: &Path, spec: &RunSpec, uid: Option<u32>) -> io::Result<()> {
         fs::create_dir_all(box_dir)?;
-        fs::create_dir_all(root)?;
         if self.group.is_some() {
             let mut size = spec.limits.file_bytes;
             for file in &spec.files {
-                size += match &file.source {
-                    crate::FileSource::Bytes(b) => b.len() as u64,
-                    crate::FileSource::Host(p) => fs::metadata(p)?.len(),
-                } + 4096;
+                if let crate::FileSource::Bytes(b) = &file.source {
+                    size += b.len() as u64 + 4096;
+                }
             }
             let options = format!("size={},nr_inodes=4096,mode=0755", size.max(1 << 20));
             mount(
@@ -212,7 +255,8 @@ impl Supervisor {
                 Some(options.as_str()),
             )?;
         }
-        files::populate(box_dir, &spec.files)?;
+        // Host files are bound read-only rather than copied: a compiled program is megabytes.
+        files::populate(box_dir, &spec.files, self.group.is_some())?;
         if let Some(uid) = uid {
             nix::unistd::chown(
                 box_dir,
@@ -234,7 +278,7 @@ impl Supervisor {
     }
 
     fn execute(
-        &self,
+        &mut self,
         box_dir: &Path,
         root: &Path,
         spec: &RunSpec,
@@ -249,19 +293,11 @@ impl Supervisor {
         };
         let argv = cstrings(spec.argv.clone())?;
         let env = cstrings(spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect())?;
-        let mut binds = self.binds.clone();
-        binds.extend(
-            spec.binds
-                .iter()
-                .filter(|p| p.is_absolute() && p.exists())
-                .cloned(),
-        );
         let plan = Plan {
             root: root.to_path_buf(),
             box_dir: box_dir.to_path_buf(),
-            binds,
-            symlinks: self.symlinks.clone(),
             uid,
+            last_capability: self.last_capability,
             argv,
             env,
             limits,
@@ -302,14 +338,6 @@ impl Supervisor {
                 .map_err(io("fcntl"))?;
         }
 
-        let run_group = match &self.group {
-            Some(group) => Some(
-                group
-                    .create_run("run", limits.memory_kib * 1024, limits.pids)
-                    .map_err(|e| format!("run cgroup: {e}"))?,
-            ),
-            None => None,
-        };
         let fds = Fds {
             stdin,
             stdout: out_w,
@@ -318,30 +346,36 @@ impl Supervisor {
             report: rep_w,
             notify: sock_child,
         };
-        let spawned = if run_group.is_some() {
+        // Init builds its root while, here, the last run's cgroup goes and this run's is made.
+        let spawned = if self.group.is_some() {
             child::spawn(&plan, fds)
         } else {
             child::spawn_weak(&plan, fds)
         };
-        let pid = match spawned {
-            Ok(pid) => Pid::from_raw(pid),
-            Err(e) => {
-                if let Some(g) = &run_group {
-                    let _ = g.destroy();
+        // `fds` moved into the child call and were dropped here in the supervisor: only the
+        // child holds the program's ends now, so EOF means the program side is gone.
+        let pid = Pid::from_raw(spawned.map_err(|e| format!("clone: {e}"))?);
+        self.collect_retired(false);
+        let run_group = match &self.group {
+            Some(group) => {
+                let made = group
+                    .create_run(
+                        &format!("run-{}", self.runs),
+                        limits.memory_kib * 1024,
+                        limits.pids,
+                    )
+                    .and_then(|g| g.add(pid.as_raw()).map(|()| g));
+                match made {
+                    Ok(g) => Some(g),
+                    Err(e) => {
+                        let _ = kill(pid, Signal::SIGKILL);
+                        let _ = waitpid(pid, None);
+                        return Err(format!("run cgroup: {e}"));
+                    }
                 }
-                return Err(format!("clone: {e}"));
             }
+            None => None,
         };
-        // `fds` moved into the child call and dropped here in the supervisor: only the child
-        // holds the program's ends now, so EOF means the program side is gone.
-        if let Some(group) = &run_group
-            && let Err(e) = group.add(pid.as_raw())
-        {
-            let _ = kill(pid, Signal::SIGKILL);
-            let _ = waitpid(pid, None);
-            let _ = group.destroy();
-            return Err(format!("moving into the run cgroup: {e}"));
-        }
         let started = Instant::now();
         let _ = nix::unistd::write(&go_w, b"g");
         drop(go_w);
@@ -357,9 +391,11 @@ impl Supervisor {
             report: Vec::new(),
             kill_reason: None,
             killed: false,
+            reaped: false,
             exit: None,
         };
         let watched = monitor.watch(&out_r, &err_r, &rep_r, &sock_parent, &mut stdout_sink);
+        let monitor_reaped = monitor.reaped;
         let wall_ms = started.elapsed().as_millis() as u64;
         let _ = stdout_sink.flush();
         let (cpu_ns, peak, ooms) = match &run_group {
@@ -370,13 +406,17 @@ impl Supervisor {
             ),
             None => monitor.weak_usage(),
         };
-        if let Some(g) = &run_group
-            && let Err(e) = g.destroy()
-        {
-            return Err(format!("removing the run cgroup: {e}"));
+        let outcome = watched.map(|()| monitor.classify(cpu_ns, peak, ooms));
+        if let Some(group) = run_group {
+            // Init may still be tearing its namespaces down, and removing a cgroup takes a
+            // while: both are finished while the next run's init builds its root.
+            let unreaped = (!monitor_reaped).then_some(pid);
+            if let Some(pid) = unreaped {
+                let _ = kill(pid, Signal::SIGKILL);
+            }
+            self.retired.push((unreaped, group));
         }
-        watched?;
-        let mut report = monitor.classify(cpu_ns, peak, ooms);
+        let mut report = outcome?;
         report.wall_ms = wall_ms;
         if let Sink::Memory(bytes) = stdout_sink {
             report.stdout = bytes;
@@ -427,6 +467,8 @@ struct Monitor<'a> {
     report: Vec<u8>,
     kill_reason: Option<KillReason>,
     killed: bool,
+    /// The direct child (init, or the program under weak isolation) has been reaped.
+    reaped: bool,
     /// Wait status of the program (from init's report, or waitpid under weak isolation) and its
     /// rusage under weak isolation.
     exit: Option<(i32, Option<libc::rusage>)>,
@@ -502,6 +544,14 @@ impl Monitor<'_> {
             }
             if reaped_at.is_none() && self.reap() {
                 reaped_at = Some(Instant::now());
+                self.reaped = true;
+            }
+            // Once init has reported the program's status and the program's pipes are at EOF,
+            // the run is over: init's own exit and namespace teardown need not delay the report.
+            let status_in =
+                !open[2] || (self.report.first() == Some(&TAG_STATUS) && self.report.len() >= 5);
+            if !self.weak && !open[0] && !open[1] && status_in {
+                return Ok(());
             }
             if let Some(at) = reaped_at {
                 // Init is gone, so the kernel has killed the rest of the pid namespace: the pipes
@@ -788,6 +838,7 @@ fn system_layout() -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
 
 impl Drop for Supervisor {
     fn drop(&mut self) {
+        self.collect_retired(true);
         if let Some(group) = &self.group {
             let _ = group.destroy();
             let _ = umount2(&self.work, MntFlags::MNT_DETACH);

@@ -86,7 +86,9 @@ pub fn sandbox_processes() -> Vec<String> {
         if !name.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else { continue };
+        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else {
+            continue;
+        };
         let uid: u64 = status
             .lines()
             .find(|l| l.starts_with("Uid:"))
@@ -105,7 +107,11 @@ pub fn sandbox_processes() -> Vec<String> {
 pub fn sandbox_leftovers() -> Vec<String> {
     let mut left = Vec::new();
     let parents: Vec<PathBuf> = match grundy_sandbox::cgroup::detect(None) {
-        Ok(grundy_sandbox::cgroup::Layout::V1 { memory, pids, cpuacct }) => vec![memory, pids, cpuacct],
+        Ok(grundy_sandbox::cgroup::Layout::V1 {
+            memory,
+            pids,
+            cpuacct,
+        }) => vec![memory, pids, cpuacct],
         Ok(grundy_sandbox::cgroup::Layout::V2 { parent }) => vec![parent],
         Err(_) => vec![],
     };
@@ -113,7 +119,9 @@ pub fn sandbox_leftovers() -> Vec<String> {
         if let Ok(entries) = std::fs::read_dir(dir) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if name.starts_with("grundy-sandbox-") || (name.starts_with("grundy-") && dir != &std::env::temp_dir()) {
+                if name.starts_with("grundy-sandbox-")
+                    || (name.starts_with("grundy-") && dir != &std::env::temp_dir())
+                {
                     left.push(entry.path().display().to_string());
                 }
             }
