@@ -93,6 +93,11 @@ pub fn run(sandbox: &SandboxArgs, args: RunArgs) -> Result<ExitCode> {
         .choose(args.lang.as_deref(), &args.file)?
         .clone();
     let input = tempfile::NamedTempFile::new()?;
+    // Readable by the run's uid too, so programs may reopen it as /dev/stdin.
+    std::fs::set_permissions(
+        input.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )?;
     std::io::copy(&mut std::io::stdin().lock(), &mut input.as_file())?;
     let compiled = judge.compile(&language, &source)?;
     if !compiled.result.ok {

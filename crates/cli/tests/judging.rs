@@ -209,6 +209,32 @@ fn run_reports_limits_and_exit_status() {
     assert_eq!(json(&out)["stdout"], "FIRST\n");
     assert!(out.status.success());
 
+    // Reopening standard input by name, as many solutions do.
+    let reopen = dir.path().join("reopen.py");
+    std::fs::write(
+        &reopen,
+        "print(open('/dev/stdin').read().upper(), end='')\n",
+    )
+    .unwrap();
+    let doc = json(&grundy(
+        &["run", "--json", reopen.to_str().unwrap()],
+        b"second\n",
+    ));
+    assert_eq!(doc["stdout"], "SECOND\n", "{doc}");
+    if tool_available("run limits", "/usr/bin/node") {
+        let node = dir.path().join("reopen.js");
+        std::fs::write(
+            &node,
+            "process.stdout.write(require('fs').readFileSync('/dev/stdin', 'utf8'))\n",
+        )
+        .unwrap();
+        let doc = json(&grundy(
+            &["run", "--json", node.to_str().unwrap()],
+            b"third\n",
+        ));
+        assert_eq!(doc["stdout"], "third\n", "{doc}");
+    }
+
     let hog = dir.path().join("hog.py");
     std::fs::write(&hog, "x = bytearray(200 * 1024 * 1024)\nprint(len(x))\n").unwrap();
     let out = grundy(

@@ -132,6 +132,9 @@ pub enum JudgeError {
     Language(#[from] LanguageError),
     #[error("judge files: {0}")]
     Io(#[from] std::io::Error),
+    /// The sandbox failed on the judge's side; details are logged, the submission is not blamed.
+    #[error("internal error while judging (see the log)")]
+    Internal,
 }
 
 /// Limits for compilers: gcc spawns cc1, as and ld; rustc and javac want memory.
@@ -272,6 +275,7 @@ impl Judge {
                 "grundy: compile internal error: {}",
                 report.detail.as_deref().unwrap_or("unknown")
             );
+            return Err(JudgeError::Internal);
         }
         Ok(Compiled { result, dir })
     }

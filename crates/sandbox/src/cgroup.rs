@@ -195,8 +195,20 @@ impl Layout {
         }
     }
 
-    /// Creates this supervisor's own group, under which each run gets a fresh one.
+    /// Creates this supervisor's own group, under which each run gets a fresh one. Groups left
+    /// by supervisors that died (`grundy-<pid>` whose pid is gone) are removed first.
     pub fn create_group(&self, name: &str) -> io::Result<Group> {
+        let parents: Vec<&PathBuf> = match self {
+            Layout::V1 {
+                memory,
+                pids,
+                cpuacct,
+            } => vec![memory, pids, cpuacct],
+            Layout::V2 { parent } => vec![parent],
+        };
+        for parent in parents {
+            sweep_stale(parent);
+        }
         match self {
             Layout::V1 {
                 memory,
@@ -218,6 +230,32 @@ impl Layout {
                 Ok(Group::V2 { dir })
             }
         }
+    }
+}
+
+/// Removes `grundy-<pid>` groups (and their runs) whose supervisor no longer exists. Best effort:
+/// a group still holding processes stays.
+fn sweep_stale(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix("grundy-")
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        if let Ok(runs) = fs::read_dir(entry.path()) {
+            for run in runs.flatten().filter(|r| r.path().is_dir()) {
+                let _ = fs::remove_dir(run.path());
+            }
+        }
+        let _ = fs::remove_dir(entry.path());
     }
 }
 
@@ -246,8 +284,10 @@ pub enum Group {
 }
 
 impl Group {
-    /// A fresh child group with the limits set.
+    /// A fresh child group with the limits set. `pids` is what the program may have; the box's
+    /// init takes one more.
     pub fn create_run(&self, name: &str, memory_bytes: u64, pids: u64) -> io::Result<Group> {
+        let pids = pids + 1;
         let run = match self {
             Group::V1 { dirs } => Group::V1 {
                 dirs: dirs.clone().map(|d| d.join(name)),

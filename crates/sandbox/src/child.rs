@@ -10,11 +10,12 @@
 use std::ffi::CString;
 use std::fs;
 use std::io::{IoSlice, Write};
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
 use nix::mount::{MntFlags, MsFlags, mount, umount2};
 use nix::sys::resource::{Resource, setrlimit};
+use nix::sys::signal::Signal;
 use nix::sys::socket::{ControlMessage, MsgFlags, sendmsg};
 use nix::unistd::{Gid, Uid, chdir, pivot_root, setgroups, sethostname, setresgid, setresuid};
 
@@ -62,9 +63,10 @@ pub(crate) fn spawn_weak(plan: &Plan<'_>, fds: Fds) -> std::io::Result<i32> {
     match unsafe { libc::fork() } {
         -1 => Err(std::io::Error::last_os_error()),
         0 => {
-            let _ =
-                nix::unistd::setpgid(nix::unistd::Pid::from_raw(0), nix::unistd::Pid::from_raw(0));
-            let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+            // A session of its own: no controlling terminal to inject input into, and one
+            // process group to kill.
+            let _ = nix::unistd::setsid();
+            let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGKILL);
             exec_program(plan, fds)
         }
         pid => Ok(pid),
@@ -127,8 +129,7 @@ fn init(plan: &Plan<'_>, fds: Fds) -> ! {
 
 /// Waits for the supervisor, then builds the new root and enters it.
 fn prepare_init(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
-    nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
-        .map_err(|e| format!("pdeathsig: {e}"))?;
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| format!("pdeathsig: {e}"))?;
     // The root is built while the supervisor sets up the run's cgroups: the two overlap.
     build_root(plan)?;
     sethostname("grundy").map_err(|e| format!("hostname: {e}"))?;
@@ -329,6 +330,30 @@ fn confine(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
     if plan.uid.is_some() {
         nix::unistd::setsid().map_err(|e| format!("setsid: {e}"))?;
     }
+    // The supervisor (a Rust program) ignores SIGPIPE, whatever started it may ignore more, and
+    // ignored signals survive execve: the program gets every default disposition and an empty
+    // signal mask, as from a shell.
+    // The raw call: glibc refuses to touch the two real-time signals it reserves for itself.
+    let default = [0u64; 4]; // kernel sigaction: handler SIG_DFL, no flags, no restorer, no mask
+    for signal in 1..=64 {
+        if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+            // SAFETY: installs no handler; the kernel reads 32 bytes from `default`.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_rt_sigaction,
+                    signal,
+                    default.as_ptr(),
+                    std::ptr::null::<u64>(),
+                    8usize,
+                )
+            };
+        }
+    }
+    let _ = nix::sys::signal::sigprocmask(
+        nix::sys::signal::SigmaskHow::SIG_SETMASK,
+        Some(&nix::sys::signal::SigSet::empty()),
+        None,
+    );
     nix::unistd::dup2_stdin(&fds.stdin).map_err(|e| format!("stdin: {e}"))?;
     nix::unistd::dup2_stdout(&fds.stdout).map_err(|e| format!("stdout: {e}"))?;
     nix::unistd::dup2_stderr(&fds.stderr).map_err(|e| format!("stderr: {e}"))?;
@@ -366,7 +391,6 @@ fn confine(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
         (Resource::RLIMIT_NOFILE, 512),
         (Resource::RLIMIT_STACK, memory),
         (Resource::RLIMIT_CORE, 0),
-        (Resource::RLIMIT_NPROC, limits.pids),
         (Resource::RLIMIT_MSGQUEUE, 0),
     ] {
         let hard = if resource == Resource::RLIMIT_CPU {
@@ -375,6 +399,12 @@ fn confine(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {
             value
         };
         setrlimit(resource, value, hard).map_err(|e| format!("{resource:?}: {e}"))?;
+    }
+    // Counted per uid across the host: a backstop to the pids cgroup only where the uid is the
+    // run's own (under weak isolation it is the developer's, with hundreds of tasks already).
+    if plan.uid.is_some() {
+        setrlimit(Resource::RLIMIT_NPROC, limits.pids, limits.pids)
+            .map_err(|e| format!("RLIMIT_NPROC: {e}"))?;
     }
     nix::sys::prctl::set_no_new_privs().map_err(|e| format!("no_new_privs: {e}"))?;
     let box_path = if plan.uid.is_some() {
@@ -411,10 +441,21 @@ fn landlock_best_effort(box_path: &Path) {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?;
             }
         }
+        // Standard input is a host file outside the root the rules above see; reopening it
+        // (`/dev/stdin`, a common idiom) must still work. A pipe is not subject to Landlock.
+        let stdin = std::io::stdin();
+        if is_file_or_device(&stdin) {
+            ruleset = ruleset.add_rule(PathBeneath::new(stdin.as_fd(), AccessFs::ReadFile))?;
+        }
         ruleset.restrict_self()?;
         Ok(())
     };
     let _ = attempt();
+}
+
+fn is_file_or_device(fd: &impl AsFd) -> bool {
+    nix::sys::stat::fstat(fd)
+        .is_ok_and(|st| matches!(st.st_mode & libc::S_IFMT, libc::S_IFREG | libc::S_IFCHR))
 }
 
 fn install_seccomp(plan: &Plan<'_>, fds: &Fds) -> Result<(), String> {

@@ -35,7 +35,8 @@ use crate::seccomp;
 const SYSTEM_BINDS: &[&str] = &["/usr", "/etc/alternatives", "/etc/ld.so.cache"];
 /// Top-level names that merged-usr systems make symlinks into `/usr` (bound when real dirs).
 const TOP_LEVEL: &[&str] = &["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
-/// Uids of runs: far above any account, one per run in turn.
+/// Uids of runs: far above any account; 64 per supervisor pid (pids below 2²²), one per run in
+/// turn, so concurrent supervisors never share one.
 const UID_BASE: u32 = 2_000_000_000;
 
 #[derive(Debug, Clone, Default)]
@@ -118,7 +119,7 @@ impl Supervisor {
             Err(_) => None,
         };
         let work = std::env::temp_dir().join(format!("grundy-sandbox-{}", std::process::id()));
-        fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+        fresh_private_dir(&work).map_err(|e| format!("{}: {e}", work.display()))?;
         if group.is_some() {
             mount(
                 Some("tmpfs"),
@@ -180,7 +181,7 @@ impl Supervisor {
         let uid = self
             .group
             .as_ref()
-            .map(|_| UID_BASE + (std::process::id() % 1000) * 1000 + self.runs % 1000);
+            .map(|_| UID_BASE + (std::process::id() % (1 << 22)) * 64 + self.runs % 64);
         let report = self
             .prepare_box(&box_dir, spec, uid)
             .map_err(|e| format!("preparing the box: {e}"))
@@ -487,6 +488,7 @@ impl Monitor<'_> {
     ) -> Result<(), String> {
         let mut open = [true, true, true];
         let mut listener: Option<OwnedFd> = None;
+        let mut awaiting_listener = true;
         let mut reaped_at: Option<Instant> = None;
         let mut buf = vec![0u8; 64 * 1024];
         loop {
@@ -499,7 +501,9 @@ impl Monitor<'_> {
                     which.push(i);
                 }
             }
-            if listener.is_none() {
+            // The socket carries one listener at most; after that (or at EOF, when the program
+            // never got as far as seccomp, or the kernel has no user notifications) it is done.
+            if awaiting_listener {
                 polled.push(PollFd::new(sock.as_fd(), PollFlags::POLLIN));
                 which.push(3);
             }
@@ -525,7 +529,10 @@ impl Monitor<'_> {
                                 open[w] = false;
                             }
                         }
-                        3 => listener = receive_listener(sock).or(listener),
+                        3 => {
+                            listener = receive_listener(sock);
+                            awaiting_listener = false;
+                        }
                         _ => {
                             if revents.contains(PollFlags::POLLIN) {
                                 if let Some(call) = listener.as_ref().and_then(receive_violation) {
@@ -811,6 +818,21 @@ fn receive_violation(listener: &OwnedFd) -> Option<String> {
             .then_some(n)
     }?;
     Some(seccomp::describe(notification.data.nr))
+}
+
+/// Creates `dir` anew, mode 0700. Whatever has its name (a directory left by a dead supervisor
+/// with the same pid, or a symlink someone planted in /tmp) is removed first, never followed.
+fn fresh_private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => {
+            let _ = umount2(dir, MntFlags::MNT_DETACH);
+            fs::remove_dir_all(dir)?;
+        }
+        Ok(_) => fs::remove_file(dir)?,
+        Err(_) => {}
+    }
+    fs::DirBuilder::new().mode(0o700).create(dir)
 }
 
 /// The system binds and top-level symlinks, as this host lays them out.

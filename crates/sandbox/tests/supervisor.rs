@@ -152,6 +152,15 @@ fn statuses_limits_and_figures() {
     assert_eq!(missing.status, Status::InternalError);
     assert!(missing.detail.unwrap().contains("cannot execute"));
 
+    // No signal ignored or blocked is inherited from the supervisor (Rust ignores SIGPIPE).
+    let signals = sandbox
+        .run(&shell("grep -E '^Sig(Ign|Blk)' /proc/self/status"))
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&signals.stdout),
+        "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
+    );
+
     // Files from the host reach the box read-only; standard input comes from a host file.
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
