@@ -1,0 +1,479 @@
+//! Storage for the service, on SQLite (the zero-setup default) or PostgreSQL (to scale out):
+//! users, API tokens, sessions, problem versions, submissions with their per-test results, and
+//! the judging queue, which lives on the submissions table with a lease.
+//!
+//! One [`Store`] with a variant per backend: most SQL text is shared (sqlx binds `$1` by number on
+//! SQLite too) and written once through [`on_both!`]; where the dialects differ (claiming with
+//! `FOR UPDATE SKIP LOCKED`) each backend has its own statement. Times are Unix milliseconds passed
+//! in by the caller, so the queue's leases can be tested with a clock the test controls.
+
+mod rows;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+use sqlx::{PgPool, SqlitePool};
+
+pub use rows::{
+    Claimed, NewSubmission, Outcome, ProblemVersion, Role, Session, Submission, SubmissionKind,
+    SubmissionStatus, TestRow, User,
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migrating the database: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A unique constraint refused the row (a user name taken, a token digest reused).
+    #[error("{0} already exists")]
+    Conflict(&'static str),
+    #[error("a stored row is invalid: {0}")]
+    InvalidRow(String),
+    #[error("unsupported database URL {0:?} (use sqlite:PATH or postgres://…)")]
+    UnsupportedUrl(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// The database, whichever it is.
+#[derive(Debug, Clone)]
+pub enum Store {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs the same statement on whichever pool the store has: `$pool` is bound to it.
+macro_rules! on_both {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match $store {
+            Store::Sqlite($pool) => $body,
+            Store::Postgres($pool) => $body,
+        }
+    };
+}
+
+fn conflict(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
+    move |e| match &e {
+        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what),
+        _ => StoreError::Database(e),
+    }
+}
+
+impl Store {
+    /// `sqlite:PATH` (created if missing) or `postgres://…`; migrations are applied.
+    pub async fn connect(url: &str) -> Result<Store> {
+        if let Some(path) = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+        {
+            return Self::open_sqlite(Path::new(path)).await;
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await?;
+            POSTGRES_MIGRATIONS.run(&pool).await?;
+            return Ok(Store::Postgres(pool));
+        }
+        Err(StoreError::UnsupportedUrl(url.to_owned()))
+    }
+
+    /// A SQLite file in write-ahead mode, waiting on a busy database rather than failing.
+    pub async fn open_sqlite(path: &Path) -> Result<Store> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        SQLITE_MIGRATIONS.run(&pool).await?;
+        Ok(Store::Sqlite(pool))
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    pub async fn close(&self) {
+        on_both!(self, pool => pool.close().await)
+    }
+
+    // ---- users, tokens, sessions -------------------------------------------------------------
+
+    pub async fn create_user(
+        &self,
+        name: &str,
+        role: Role,
+        password_hash: Option<&str>,
+        now: i64,
+    ) -> Result<User> {
+        const SQL: &str = "INSERT INTO users (name, role, password_hash, created_at) VALUES ($1, $2, $3, $4) \
+                           RETURNING id, name, role, password_hash, created_at";
+        let row: rows::UserRow = on_both!(self, pool => sqlx::query_as(SQL)
+            .bind(name)
+            .bind(role.as_str())
+            .bind(password_hash)
+            .bind(now)
+            .fetch_one(pool)
+            .await
+            .map_err(conflict("a user with this name"))?);
+        row.try_into()
+    }
+
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
+        const SQL: &str =
+            "SELECT id, name, role, password_hash, created_at FROM users WHERE name = $1";
+        let row: Option<rows::UserRow> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(name).fetch_optional(pool).await?);
+        row.map(TryInto::try_into).transpose()
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
+        const SQL: &str =
+            "SELECT id, name, role, password_hash, created_at FROM users WHERE id = $1";
+        let row: Option<rows::UserRow> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?);
+        row.map(TryInto::try_into).transpose()
+    }
+
+    pub async fn count_users(&self) -> Result<i64> {
+        const SQL: &str = "SELECT COUNT(*) FROM users";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).fetch_one(pool).await?))
+    }
+
+    /// Stores the digest of a new API token.
+    pub async fn create_token(
+        &self,
+        user_id: i64,
+        digest: &[u8],
+        label: &str,
+        now: i64,
+    ) -> Result<()> {
+        const SQL: &str =
+            "INSERT INTO api_tokens (user_id, digest, label, created_at) VALUES ($1, $2, $3, $4)";
+        on_both!(self, pool => sqlx::query(SQL)
+            .bind(user_id)
+            .bind(digest)
+            .bind(label)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map_err(conflict("this token"))?
+            .rows_affected());
+        Ok(())
+    }
+
+    /// The user a token digest belongs to; marks the token used.
+    pub async fn user_by_token(&self, digest: &[u8], now: i64) -> Result<Option<User>> {
+        const TOUCH: &str =
+            "UPDATE api_tokens SET last_used_at = $1 WHERE digest = $2 RETURNING user_id";
+        let user_id: Option<i64> = on_both!(self, pool => sqlx::query_scalar(TOUCH).bind(now).bind(digest).fetch_optional(pool).await?);
+        match user_id {
+            Some(id) => self.user_by_id(id).await,
+            None => Ok(None),
+        }
+    }
+
+    pub async fn put_session(&self, session: &Session) -> Result<()> {
+        const SQL: &str = "INSERT INTO sessions (id, user_id, data, expires_at) VALUES ($1, $2, $3, $4) \
+                           ON CONFLICT (id) DO UPDATE SET user_id = $2, data = $3, expires_at = $4";
+        on_both!(self, pool => sqlx::query(SQL)
+            .bind(&session.id)
+            .bind(session.user_id)
+            .bind(&session.data)
+            .bind(session.expires_at)
+            .execute(pool)
+            .await?
+            .rows_affected());
+        Ok(())
+    }
+
+    /// A session that has not expired at `now`.
+    pub async fn session(&self, id: &str, now: i64) -> Result<Option<Session>> {
+        const SQL: &str =
+            "SELECT id, user_id, data, expires_at FROM sessions WHERE id = $1 AND expires_at > $2";
+        Ok(
+            on_both!(self, pool => sqlx::query_as(SQL).bind(id).bind(now).fetch_optional(pool).await?),
+        )
+    }
+
+    pub async fn delete_session(&self, id: &str) -> Result<()> {
+        const SQL: &str = "DELETE FROM sessions WHERE id = $1";
+        on_both!(self, pool => sqlx::query(SQL).bind(id).execute(pool).await?.rows_affected());
+        Ok(())
+    }
+
+    /// Removes expired sessions; returns how many.
+    pub async fn delete_expired_sessions(&self, now: i64) -> Result<u64> {
+        const SQL: &str = "DELETE FROM sessions WHERE expires_at <= $1";
+        Ok(on_both!(self, pool => sqlx::query(SQL).bind(now).execute(pool).await?.rows_affected()))
+    }
+
+    // ---- problem versions ----------------------------------------------------------------------
+
+    /// Records a problem version; the same (slug, version) with another digest is a conflict (a
+    /// changed problem must get a new version).
+    pub async fn record_problem_version(&self, version: &ProblemVersion) -> Result<()> {
+        const INSERT: &str = "INSERT INTO problem_versions (slug, version, digest, origin, created_at) \
+                              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (slug, version) DO NOTHING";
+        on_both!(self, pool => sqlx::query(INSERT)
+            .bind(&version.slug)
+            .bind(version.version)
+            .bind(&version.digest)
+            .bind(&version.origin)
+            .bind(version.created_at)
+            .execute(pool)
+            .await?
+            .rows_affected());
+        let stored = self
+            .problem_version(&version.slug, version.version)
+            .await?
+            .ok_or_else(|| StoreError::InvalidRow("problem version vanished".into()))?;
+        if stored.digest != version.digest {
+            return Err(StoreError::Conflict(
+                "this problem version with different content",
+            ));
+        }
+        Ok(())
+    }
+
+    pub async fn problem_version(
+        &self,
+        slug: &str,
+        version: i64,
+    ) -> Result<Option<ProblemVersion>> {
+        const SQL: &str = "SELECT slug, version, digest, origin, created_at FROM problem_versions \
+                           WHERE slug = $1 AND version = $2";
+        Ok(
+            on_both!(self, pool => sqlx::query_as(SQL).bind(slug).bind(version).fetch_optional(pool).await?),
+        )
+    }
+
+    // ---- submissions -------------------------------------------------------------------------
+
+    pub async fn create_submission(&self, new: &NewSubmission, now: i64) -> Result<i64> {
+        const SQL: &str = "INSERT INTO submissions (user_id, problem, kind, language, source, priority, created_at) \
+                           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id";
+        let id: i64 = on_both!(self, pool => sqlx::query_scalar(SQL)
+            .bind(new.user_id)
+            .bind(&new.problem)
+            .bind(new.kind.as_str())
+            .bind(&new.language)
+            .bind(&new.source)
+            .bind(new.priority)
+            .bind(now)
+            .fetch_one(pool)
+            .await?);
+        if let Store::Postgres(pool) = self {
+            // Wakes `grundy worker`s listening on other machines; polling covers a lost notice.
+            sqlx::query("SELECT pg_notify('grundy_queue', $1)")
+                .bind(id.to_string())
+                .execute(pool)
+                .await?;
+        }
+        Ok(id)
+    }
+
+    pub async fn submission(&self, id: i64) -> Result<Option<Submission>> {
+        let sql = format!("{} WHERE id = $1", rows::SUBMISSION_SELECT);
+        let row: Option<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await?);
+        row.map(TryInto::try_into).transpose()
+    }
+
+    /// Newest first; `user` and `problem` narrow the list when given.
+    pub async fn submissions(
+        &self,
+        user: Option<i64>,
+        problem: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<Submission>> {
+        let sql = format!(
+            "{} WHERE ($1 IS NULL OR user_id = $1) AND ($2 IS NULL OR problem = $2) ORDER BY id DESC LIMIT $3",
+            rows::SUBMISSION_SELECT
+        );
+        let found: Vec<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(user)
+            .bind(problem)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?);
+        found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {
+        const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message \
+                           FROM test_results WHERE submission_id = $1 ORDER BY position";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?))
+    }
+
+    // ---- the queue ---------------------------------------------------------------------------
+
+    /// Claims the next submission to judge for `worker` until `now + lease_ms`: a queued one, or
+    /// one whose lease has run out (its worker died). Results of an earlier attempt are cleared.
+    pub async fn claim(&self, worker: &str, now: i64, lease_ms: i64) -> Result<Option<Claimed>> {
+        const POSTGRES: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
+             WHERE id = (SELECT id FROM submissions \
+                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3) \
+                         ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+             RETURNING id, user_id, problem, kind, language, source, attempts";
+        // SQLite has one writer at a time: the statement is atomic without row locks.
+        const SQLITE: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
+             WHERE id = (SELECT id FROM submissions \
+                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3) \
+                         ORDER BY priority DESC, id LIMIT 1) \
+             RETURNING id, user_id, problem, kind, language, source, attempts";
+        const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
+        let claimed: Option<rows::ClaimedRow> = match self {
+            Store::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                let row: Option<rows::ClaimedRow> = sqlx::query_as(SQLITE)
+                    .bind(worker)
+                    .bind(now + lease_ms)
+                    .bind(now)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if let Some(row) = &row {
+                    sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                row
+            }
+            Store::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                let row: Option<rows::ClaimedRow> = sqlx::query_as(POSTGRES)
+                    .bind(worker)
+                    .bind(now + lease_ms)
+                    .bind(now)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if let Some(row) = &row {
+                    sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                row
+            }
+        };
+        claimed.map(TryInto::try_into).transpose()
+    }
+
+    /// Extends the lease; false when `worker` no longer holds the submission.
+    pub async fn heartbeat(&self, id: i64, worker: &str, now: i64, lease_ms: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE submissions SET lease_until = $1 WHERE id = $2 AND worker = $3 AND status = 'judging'";
+        Ok(
+            on_both!(self, pool => sqlx::query(SQL).bind(now + lease_ms).bind(id).bind(worker).execute(pool).await?.rows_affected())
+                == 1,
+        )
+    }
+
+    /// Records one test's result; false (and nothing written) when `worker` no longer holds it.
+    pub async fn record_test(&self, id: i64, worker: &str, test: &TestRow) -> Result<bool> {
+        const SQL: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
+             WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging')";
+        Ok(on_both!(self, pool => sqlx::query(SQL)
+            .bind(id)
+            .bind(test.position)
+            .bind(&test.grp)
+            .bind(test.idx)
+            .bind(&test.verdict)
+            .bind(test.cpu_ms)
+            .bind(test.wall_ms)
+            .bind(test.memory_kib)
+            .bind(&test.message)
+            .bind(worker)
+            .execute(pool)
+            .await?
+            .rows_affected())
+            == 1)
+    }
+
+    /// Writes the final result, once, by the worker holding the lease; false for a stale worker.
+    pub async fn finish(&self, id: i64, worker: &str, outcome: &Outcome, now: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE submissions SET status = 'done', verdict = $1, score = $2, max_score = $3, \
+             compile_message = $4, problem_version = $5, judged_at = $6, lease_until = NULL \
+             WHERE id = $7 AND worker = $8 AND status = 'judging'";
+        Ok(on_both!(self, pool => sqlx::query(SQL)
+            .bind(&outcome.verdict)
+            .bind(outcome.score)
+            .bind(outcome.max_score)
+            .bind(&outcome.compile_message)
+            .bind(outcome.problem_version)
+            .bind(now)
+            .bind(id)
+            .bind(worker)
+            .execute(pool)
+            .await?
+            .rows_affected())
+            == 1)
+    }
+
+    /// Gives a claimed submission back to the queue (a worker shutting down mid-judging).
+    pub async fn release(&self, id: i64, worker: &str) -> Result<bool> {
+        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, \
+             attempts = attempts - 1 WHERE id = $1 AND worker = $2 AND status = 'judging'";
+        Ok(
+            on_both!(self, pool => sqlx::query(SQL).bind(id).bind(worker).execute(pool).await?.rows_affected())
+                == 1,
+        )
+    }
+
+    /// Submissions whose lease ran out `max_attempts` times are finished as internal errors
+    /// instead of being claimed forever (a submission that kills its worker every time).
+    pub async fn fail_exhausted(&self, now: i64, max_attempts: i64) -> Result<u64> {
+        const SQL: &str = "UPDATE submissions SET status = 'done', verdict = 'internal_error', score = 0, \
+             judged_at = $1, lease_until = NULL \
+             WHERE status = 'judging' AND lease_until < $1 AND attempts >= $2";
+        Ok(
+            on_both!(self, pool => sqlx::query(SQL).bind(now).bind(max_attempts).execute(pool).await?.rows_affected()),
+        )
+    }
+
+    /// Puts one submission back in the queue, whatever its state; a worker judging it now will
+    /// find its lease gone. Returns false for an unknown id.
+    pub async fn rejudge(&self, id: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, \
+             verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
+             WHERE id = $1";
+        const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
+        let changed = on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let changed = sqlx::query(SQL).bind(id).execute(&mut *tx).await?.rows_affected();
+            sqlx::query(CLEAR).bind(id).execute(&mut *tx).await?;
+            tx.commit().await?;
+            changed
+        });
+        Ok(changed == 1)
+    }
+
+    /// Rejudges every submission of a problem; returns how many.
+    pub async fn rejudge_problem(&self, problem: &str) -> Result<u64> {
+        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, \
+             verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
+             WHERE problem = $1";
+        const CLEAR: &str = "DELETE FROM test_results WHERE submission_id IN (SELECT id FROM submissions WHERE problem = $1)";
+        Ok(on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(CLEAR).bind(problem).execute(&mut *tx).await?;
+            let changed = sqlx::query(SQL).bind(problem).execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            changed
+        }))
+    }
+}

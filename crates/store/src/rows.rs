@@ -1,0 +1,270 @@
+//! Rows as stored and as the rest of the program sees them. Enums travel as text (the schema's
+//! CHECK constraints hold the same lists), so decoding is the same on both backends.
+
+use serde::Serialize;
+
+use crate::StoreError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Admin,
+    Teacher,
+    Student,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Teacher => "teacher",
+            Role::Student => "student",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Role> {
+        match text {
+            "admin" => Some(Role::Admin),
+            "teacher" => Some(Role::Teacher),
+            "student" => Some(Role::Student),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub role: Role,
+    #[serde(skip)]
+    pub password_hash: Option<String>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct UserRow {
+    id: i64,
+    name: String,
+    role: String,
+    password_hash: Option<String>,
+    created_at: i64,
+}
+
+impl TryFrom<UserRow> for User {
+    type Error = StoreError;
+    fn try_from(row: UserRow) -> Result<User, StoreError> {
+        Ok(User {
+            role: Role::parse(&row.role)
+                .ok_or_else(|| StoreError::InvalidRow(format!("role {:?}", row.role)))?,
+            id: row.id,
+            name: row.name,
+            password_hash: row.password_hash,
+            created_at: row.created_at,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Session {
+    /// A digest of the cookie's secret.
+    pub id: String,
+    pub user_id: i64,
+    pub data: String,
+    pub expires_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct ProblemVersion {
+    pub slug: String,
+    pub version: i64,
+    pub digest: String,
+    /// `builtin`, `package` or `variant`.
+    pub origin: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubmissionKind {
+    Program,
+    Answers,
+}
+
+impl SubmissionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubmissionKind::Program => "program",
+            SubmissionKind::Answers => "answers",
+        }
+    }
+
+    fn parse(text: &str) -> Result<SubmissionKind, StoreError> {
+        match text {
+            "program" => Ok(SubmissionKind::Program),
+            "answers" => Ok(SubmissionKind::Answers),
+            other => Err(StoreError::InvalidRow(format!("submission kind {other:?}"))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubmissionStatus {
+    Queued,
+    Judging,
+    Done,
+}
+
+impl SubmissionStatus {
+    fn parse(text: &str) -> Result<SubmissionStatus, StoreError> {
+        match text {
+            "queued" => Ok(SubmissionStatus::Queued),
+            "judging" => Ok(SubmissionStatus::Judging),
+            "done" => Ok(SubmissionStatus::Done),
+            other => Err(StoreError::InvalidRow(format!(
+                "submission status {other:?}"
+            ))),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    pub user_id: i64,
+    pub problem: String,
+    pub kind: SubmissionKind,
+    pub language: Option<String>,
+    /// The program, or the answers as a JSON document.
+    pub source: Vec<u8>,
+    /// Higher is judged first (rejudges run below fresh submissions).
+    pub priority: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Submission {
+    pub id: i64,
+    pub user_id: i64,
+    pub problem: String,
+    pub kind: SubmissionKind,
+    pub language: Option<String>,
+    #[serde(skip)]
+    pub source: Vec<u8>,
+    pub status: SubmissionStatus,
+    pub attempts: i64,
+    pub problem_version: Option<i64>,
+    pub verdict: Option<String>,
+    pub score: Option<i64>,
+    pub max_score: Option<i64>,
+    pub compile_message: Option<String>,
+    pub created_at: i64,
+    pub judged_at: Option<i64>,
+}
+
+pub(crate) const SUBMISSION_SELECT: &str = "SELECT id, user_id, problem, kind, language, source, status, attempts, \
+     problem_version, verdict, score, max_score, compile_message, created_at, judged_at FROM submissions";
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct SubmissionRow {
+    id: i64,
+    user_id: i64,
+    problem: String,
+    kind: String,
+    language: Option<String>,
+    source: Vec<u8>,
+    status: String,
+    attempts: i64,
+    problem_version: Option<i64>,
+    verdict: Option<String>,
+    score: Option<i64>,
+    max_score: Option<i64>,
+    compile_message: Option<String>,
+    created_at: i64,
+    judged_at: Option<i64>,
+}
+
+impl TryFrom<SubmissionRow> for Submission {
+    type Error = StoreError;
+    fn try_from(row: SubmissionRow) -> Result<Submission, StoreError> {
+        Ok(Submission {
+            kind: SubmissionKind::parse(&row.kind)?,
+            status: SubmissionStatus::parse(&row.status)?,
+            id: row.id,
+            user_id: row.user_id,
+            problem: row.problem,
+            language: row.language,
+            source: row.source,
+            attempts: row.attempts,
+            problem_version: row.problem_version,
+            verdict: row.verdict,
+            score: row.score,
+            max_score: row.max_score,
+            compile_message: row.compile_message,
+            created_at: row.created_at,
+            judged_at: row.judged_at,
+        })
+    }
+}
+
+/// A submission a worker has claimed: what it needs to judge it.
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub id: i64,
+    pub user_id: i64,
+    pub problem: String,
+    pub kind: SubmissionKind,
+    pub language: Option<String>,
+    pub source: Vec<u8>,
+    /// 1 on the first claim; more when earlier workers lost their lease.
+    pub attempts: i64,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct ClaimedRow {
+    pub(crate) id: i64,
+    user_id: i64,
+    problem: String,
+    kind: String,
+    language: Option<String>,
+    source: Vec<u8>,
+    attempts: i64,
+}
+
+impl TryFrom<ClaimedRow> for Claimed {
+    type Error = StoreError;
+    fn try_from(row: ClaimedRow) -> Result<Claimed, StoreError> {
+        Ok(Claimed {
+            kind: SubmissionKind::parse(&row.kind)?,
+            id: row.id,
+            user_id: row.user_id,
+            problem: row.problem,
+            language: row.language,
+            source: row.source,
+            attempts: row.attempts,
+        })
+    }
+}
+
+/// One test's result, in judging order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct TestRow {
+    pub position: i64,
+    /// `samples` or the subtask's name.
+    pub grp: String,
+    pub idx: i64,
+    pub verdict: String,
+    pub cpu_ms: i64,
+    pub wall_ms: i64,
+    pub memory_kib: i64,
+    pub message: Option<String>,
+}
+
+/// The final result of a submission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub verdict: String,
+    pub score: i64,
+    pub max_score: i64,
+    pub compile_message: Option<String>,
+    pub problem_version: i64,
+}

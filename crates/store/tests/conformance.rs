@@ -1,0 +1,607 @@
+//! One story, run against both backends: what the service relies on from its storage, above all
+//! the queue's lease (a dead worker's submission is judged again; a stale worker writes nothing).
+//!
+//! PostgreSQL: `GRUNDY_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
+//! names a server where each test creates and drops its own database. Where none answers, the
+//! PostgreSQL half says so and skips; in CI (`CI=true`) that is a failure.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use grundy_store::{
+    NewSubmission, Outcome, ProblemVersion, Role, Session, Store, StoreError, SubmissionKind,
+    SubmissionStatus, TestRow,
+};
+
+/// A store for one test, and what to drop afterwards.
+struct Fixture {
+    store: Store,
+    cleanup: Option<(String, String)>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Fixture {
+    async fn sqlite() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::connect(&format!(
+            "sqlite:{}",
+            dir.path().join("grundy.db").display()
+        ))
+        .await
+        .unwrap();
+        Fixture {
+            store,
+            cleanup: None,
+            _dir: Some(dir),
+        }
+    }
+
+    async fn postgres(test: &str) -> Option<Fixture> {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let admin_url = std::env::var("GRUNDY_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let admin = match sqlx::PgPool::connect(&admin_url).await {
+            Ok(pool) => pool,
+            Err(e) => {
+                if std::env::var("CI").is_ok_and(|v| v == "true") {
+                    panic!("{test}: PostgreSQL at {admin_url} is required in CI: {e}");
+                }
+                eprintln!("SKIPPED {test} on PostgreSQL: no server at {admin_url} ({e})");
+                return None;
+            }
+        };
+        let name = format!(
+            "grundy_test_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&admin)
+            .await
+            .unwrap();
+        admin.close().await;
+        let url = match admin_url.rsplit_once('/') {
+            Some((base, _)) => format!("{base}/{name}"),
+            None => panic!("bad URL {admin_url}"),
+        };
+        let store = Store::connect(&url).await.unwrap();
+        Some(Fixture {
+            store,
+            cleanup: Some((admin_url, name)),
+            _dir: None,
+        })
+    }
+
+    async fn finish(self) {
+        self.store.close().await;
+        if let Some((admin_url, name)) = self.cleanup {
+            let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE {name} WITH (FORCE)"
+            )))
+            .execute(&admin)
+            .await
+            .unwrap();
+            admin.close().await;
+        }
+    }
+}
+
+/// Each story as a test per backend.
+macro_rules! conformance {
+    ($($story:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    let fixture = super::Fixture::sqlite().await;
+                    super::$story(&fixture.store).await;
+                    fixture.finish().await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    let Some(fixture) = super::Fixture::postgres(stringify!($story)).await else { return };
+                    super::$story(&fixture.store).await;
+                    fixture.finish().await;
+                }
+            )*
+        }
+    };
+}
+
+conformance!(
+    users_and_tokens,
+    sessions_expire,
+    problem_versions_are_immutable,
+    a_submission_is_judged_once,
+    a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_nothing,
+    rejudging_takes_a_submission_from_its_worker,
+    priority_then_age,
+    exhausted_submissions_end_as_internal_errors,
+    released_work_goes_back_to_the_queue,
+    listing_filters,
+    concurrent_workers_never_claim_one_submission_twice,
+);
+
+async fn student(store: &Store, name: &str) -> i64 {
+    store
+        .create_user(name, Role::Student, Some("$argon2id$fake"), 1)
+        .await
+        .unwrap()
+        .id
+}
+
+fn program(user_id: i64, problem: &str, priority: i64) -> NewSubmission {
+    NewSubmission {
+        user_id,
+        problem: problem.to_owned(),
+        kind: SubmissionKind::Program,
+        language: Some("cpp20".into()),
+        source: b"int main() {}".to_vec(),
+        priority,
+    }
+}
+
+fn test_row(position: i64, verdict: &str) -> TestRow {
+    TestRow {
+        position,
+        grp: "small".into(),
+        idx: position + 1,
+        verdict: verdict.into(),
+        cpu_ms: 3,
+        wall_ms: 5,
+        memory_kib: 1024,
+        message: None,
+    }
+}
+
+fn accepted(version: i64) -> Outcome {
+    Outcome {
+        verdict: "accepted".into(),
+        score: 100,
+        max_score: 100,
+        compile_message: None,
+        problem_version: version,
+    }
+}
+
+async fn users_and_tokens(store: &Store) {
+    assert_eq!(store.count_users().await.unwrap(), 0);
+    let ann = store
+        .create_user("ann", Role::Teacher, Some("hash"), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        (ann.name.as_str(), ann.role, ann.created_at),
+        ("ann", Role::Teacher, 10)
+    );
+    assert!(matches!(
+        store.create_user("ann", Role::Student, None, 11).await,
+        Err(StoreError::Conflict(_))
+    ));
+    let found = store.user_by_name("ann").await.unwrap().unwrap();
+    assert_eq!(
+        (found.id, found.password_hash.as_deref()),
+        (ann.id, Some("hash"))
+    );
+    assert!(store.user_by_name("bob").await.unwrap().is_none());
+    assert_eq!(store.count_users().await.unwrap(), 1);
+
+    store
+        .create_token(ann.id, &[7; 32], "cli", 20)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.create_token(ann.id, &[7; 32], "again", 21).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(
+        store.user_by_token(&[7; 32], 30).await.unwrap().unwrap().id,
+        ann.id
+    );
+    assert!(store.user_by_token(&[8; 32], 30).await.unwrap().is_none());
+}
+
+async fn sessions_expire(store: &Store) {
+    let user = student(store, "sam").await;
+    let session = Session {
+        id: "abc".into(),
+        user_id: user,
+        data: "{}".into(),
+        expires_at: 1000,
+    };
+    store.put_session(&session).await.unwrap();
+    assert_eq!(
+        store.session("abc", 999).await.unwrap(),
+        Some(session.clone())
+    );
+    assert_eq!(
+        store.session("abc", 1000).await.unwrap(),
+        None,
+        "expired at its expiry time"
+    );
+    let renewed = Session {
+        expires_at: 5000,
+        data: "{\"csrf\":1}".into(),
+        ..session
+    };
+    store.put_session(&renewed).await.unwrap();
+    assert_eq!(store.session("abc", 1000).await.unwrap(), Some(renewed));
+    store
+        .put_session(&Session {
+            id: "old".into(),
+            user_id: user,
+            data: "{}".into(),
+            expires_at: 10,
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.delete_expired_sessions(100).await.unwrap(), 1);
+    store.delete_session("abc").await.unwrap();
+    assert_eq!(store.session("abc", 0).await.unwrap(), None);
+}
+
+async fn problem_versions_are_immutable(store: &Store) {
+    let v1 = ProblemVersion {
+        slug: "stones".into(),
+        version: 1,
+        digest: "d1".into(),
+        origin: "builtin".into(),
+        created_at: 5,
+    };
+    store.record_problem_version(&v1).await.unwrap();
+    store.record_problem_version(&v1).await.unwrap(); // recorded again at every start: fine
+    let changed = ProblemVersion {
+        digest: "d2".into(),
+        ..v1.clone()
+    };
+    assert!(matches!(
+        store.record_problem_version(&changed).await,
+        Err(StoreError::Conflict(_))
+    ));
+    store
+        .record_problem_version(&ProblemVersion {
+            version: 2,
+            ..changed
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.problem_version("stones", 1).await.unwrap(), Some(v1));
+    assert_eq!(store.problem_version("stones", 3).await.unwrap(), None);
+}
+
+async fn a_submission_is_judged_once(store: &Store) {
+    let user = student(store, "sue").await;
+    let id = store
+        .create_submission(&program(user, "stones", 0), 100)
+        .await
+        .unwrap();
+    let queued = store.submission(id).await.unwrap().unwrap();
+    assert_eq!(
+        (queued.status, queued.verdict.as_deref(), queued.created_at),
+        (SubmissionStatus::Queued, None, 100)
+    );
+    assert_eq!(queued.source, b"int main() {}");
+
+    let claimed = store.claim("w1", 200, 60_000).await.unwrap().unwrap();
+    assert_eq!(
+        (claimed.id, claimed.attempts, claimed.language.as_deref()),
+        (id, 1, Some("cpp20"))
+    );
+    assert!(
+        store.claim("w2", 201, 60_000).await.unwrap().is_none(),
+        "nothing else queued"
+    );
+    assert_eq!(
+        store.submission(id).await.unwrap().unwrap().status,
+        SubmissionStatus::Judging
+    );
+
+    for position in 0..3 {
+        assert!(
+            store
+                .record_test(id, "w1", &test_row(position, "accepted"))
+                .await
+                .unwrap()
+        );
+    }
+    assert!(store.finish(id, "w1", &accepted(1), 300).await.unwrap());
+    assert!(
+        !store.finish(id, "w1", &accepted(1), 301).await.unwrap(),
+        "written once"
+    );
+    let done = store.submission(id).await.unwrap().unwrap();
+    assert_eq!(
+        (
+            done.status,
+            done.verdict.as_deref(),
+            done.score,
+            done.problem_version,
+            done.judged_at
+        ),
+        (
+            SubmissionStatus::Done,
+            Some("accepted"),
+            Some(100),
+            Some(1),
+            Some(300)
+        )
+    );
+    let tests = store.test_results(id).await.unwrap();
+    assert_eq!(
+        tests.iter().map(|t| t.position).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
+    assert_eq!(tests[1], test_row(1, "accepted"));
+    assert!(
+        store
+            .claim("w2", 10_000_000, 60_000)
+            .await
+            .unwrap()
+            .is_none(),
+        "done is never claimed"
+    );
+}
+
+async fn a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_nothing(
+    store: &Store,
+) {
+    let user = student(store, "dan").await;
+    let id = store
+        .create_submission(&program(user, "nim", 0), 0)
+        .await
+        .unwrap();
+    assert_eq!(store.claim("w1", 0, 1000).await.unwrap().unwrap().id, id);
+    assert!(
+        store
+            .record_test(id, "w1", &test_row(0, "accepted"))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store.heartbeat(id, "w1", 500, 1000).await.unwrap(),
+        "lease now ends at 1500"
+    );
+    assert!(
+        store.claim("w2", 1200, 1000).await.unwrap().is_none(),
+        "the lease still holds"
+    );
+
+    // w1 dies; at 1600 its lease has run out.
+    let again = store.claim("w2", 1600, 1000).await.unwrap().unwrap();
+    assert_eq!((again.id, again.attempts), (id, 2));
+    assert!(
+        store.test_results(id).await.unwrap().is_empty(),
+        "the dead attempt's results are gone"
+    );
+
+    assert!(!store.heartbeat(id, "w1", 1700, 1000).await.unwrap());
+    assert!(
+        !store
+            .record_test(id, "w1", &test_row(0, "wrong_answer"))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .finish(
+                id,
+                "w1",
+                &Outcome {
+                    verdict: "wrong_answer".into(),
+                    ..accepted(1)
+                },
+                1700
+            )
+            .await
+            .unwrap()
+    );
+    assert!(store.test_results(id).await.unwrap().is_empty());
+
+    assert!(
+        store
+            .record_test(id, "w2", &test_row(0, "accepted"))
+            .await
+            .unwrap()
+    );
+    assert!(store.finish(id, "w2", &accepted(1), 1800).await.unwrap());
+    let done = store.submission(id).await.unwrap().unwrap();
+    assert_eq!(
+        (done.verdict.as_deref(), done.attempts),
+        (Some("accepted"), 2)
+    );
+    assert_eq!(store.test_results(id).await.unwrap().len(), 1);
+}
+
+async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
+    let user = student(store, "rex").await;
+    let first = store
+        .create_submission(&program(user, "stones", 0), 0)
+        .await
+        .unwrap();
+    let second = store
+        .create_submission(&program(user, "stones", 0), 0)
+        .await
+        .unwrap();
+    let other = store
+        .create_submission(&program(user, "nim", 0), 0)
+        .await
+        .unwrap();
+    let claimed = store.claim("w1", 0, 60_000).await.unwrap().unwrap();
+    assert_eq!(claimed.id, first);
+    assert!(
+        store
+            .record_test(first, "w1", &test_row(0, "accepted"))
+            .await
+            .unwrap()
+    );
+    assert!(store.finish(first, "w1", &accepted(1), 10).await.unwrap());
+    assert_eq!(
+        store.claim("w1", 20, 60_000).await.unwrap().unwrap().id,
+        second
+    );
+
+    assert!(store.rejudge(first).await.unwrap());
+    assert!(!store.rejudge(999_999).await.unwrap());
+    let back = store.submission(first).await.unwrap().unwrap();
+    assert_eq!(
+        (back.status, back.verdict.as_deref(), back.attempts),
+        (SubmissionStatus::Queued, None, 0)
+    );
+    assert!(store.test_results(first).await.unwrap().is_empty());
+
+    // Rejudging the whole problem takes `second` from w1, whose result no longer counts.
+    assert_eq!(store.rejudge_problem("stones").await.unwrap(), 2);
+    assert!(!store.finish(second, "w1", &accepted(1), 30).await.unwrap());
+    let mut claimed = BTreeSet::new();
+    while let Some(c) = store.claim("w2", 40, 60_000).await.unwrap() {
+        claimed.insert(c.id);
+    }
+    assert_eq!(claimed, BTreeSet::from([first, second, other]));
+}
+
+async fn priority_then_age(store: &Store) {
+    let user = student(store, "pia").await;
+    let old_low = store
+        .create_submission(&program(user, "a", 0), 0)
+        .await
+        .unwrap();
+    let new_high = store
+        .create_submission(&program(user, "b", 5), 1)
+        .await
+        .unwrap();
+    // Same priority as new_high but created later: the older id goes first.
+    let later_high = store
+        .create_submission(&program(user, "c", 5), 2)
+        .await
+        .unwrap();
+    let mut got = Vec::new();
+    while let Some(c) = store.claim("w", 10, 60_000).await.unwrap() {
+        got.push(c.id);
+    }
+    assert_eq!(got, [new_high, later_high, old_low]);
+}
+
+async fn exhausted_submissions_end_as_internal_errors(store: &Store) {
+    let user = student(store, "eve").await;
+    let id = store
+        .create_submission(&program(user, "stones", 0), 0)
+        .await
+        .unwrap();
+    for attempt in 1..=3 {
+        let now = attempt * 10_000;
+        let c = store.claim("w", now, 1000).await.unwrap().unwrap();
+        assert_eq!(c.attempts, attempt);
+    }
+    assert_eq!(store.fail_exhausted(35_000, 3).await.unwrap(), 1);
+    let failed = store.submission(id).await.unwrap().unwrap();
+    assert_eq!(
+        (failed.status, failed.verdict.as_deref()),
+        (SubmissionStatus::Done, Some("internal_error"))
+    );
+    assert!(store.claim("w", 50_000, 1000).await.unwrap().is_none());
+}
+
+async fn released_work_goes_back_to_the_queue(store: &Store) {
+    let user = student(store, "ray").await;
+    let id = store
+        .create_submission(&program(user, "stones", 0), 0)
+        .await
+        .unwrap();
+    store.claim("w1", 0, 60_000).await.unwrap().unwrap();
+    assert!(
+        !store.release(id, "w2").await.unwrap(),
+        "only the holder can release"
+    );
+    assert!(store.release(id, "w1").await.unwrap());
+    let again = store.claim("w2", 1, 60_000).await.unwrap().unwrap();
+    assert_eq!(
+        (again.id, again.attempts),
+        (id, 1),
+        "a release is not an attempt"
+    );
+}
+
+async fn listing_filters(store: &Store) {
+    let a = student(store, "a").await;
+    let b = student(store, "b").await;
+    let mut ids = Vec::new();
+    for (user, problem) in [(a, "stones"), (b, "stones"), (a, "nim"), (a, "stones")] {
+        ids.push(
+            store
+                .create_submission(&program(user, problem, 0), 0)
+                .await
+                .unwrap(),
+        );
+    }
+    let all: Vec<i64> = store
+        .submissions(None, None, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(all, [ids[3], ids[2], ids[1], ids[0]], "newest first");
+    let mine: Vec<i64> = store
+        .submissions(Some(a), None, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(mine, [ids[3], ids[2], ids[0]]);
+    let mine_on_stones: Vec<i64> = store
+        .submissions(Some(a), Some("stones"), 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(mine_on_stones, [ids[3], ids[0]]);
+    assert_eq!(
+        store
+            .submissions(None, Some("nim"), 10)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(store.submissions(None, None, 2).await.unwrap().len(), 2);
+}
+
+async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {
+    let user = student(store, "many").await;
+    let mut queued = BTreeSet::new();
+    for _ in 0..60 {
+        queued.insert(
+            store
+                .create_submission(&program(user, "stones", 0), 0)
+                .await
+                .unwrap(),
+        );
+    }
+    let mut workers = Vec::new();
+    for w in 0..6 {
+        let store = store.clone();
+        workers.push(tokio::spawn(async move {
+            let name = format!("w{w}");
+            let mut mine = Vec::new();
+            while let Some(c) = store.claim(&name, 0, 60_000).await.unwrap() {
+                assert!(store.finish(c.id, &name, &accepted(1), 1).await.unwrap());
+                mine.push(c.id);
+            }
+            mine
+        }));
+    }
+    let mut seen = Vec::new();
+    for worker in workers {
+        seen.extend(worker.await.unwrap());
+    }
+    let unique: BTreeSet<i64> = seen.iter().copied().collect();
+    assert_eq!(seen.len(), unique.len(), "a submission was claimed twice");
+    assert_eq!(unique, queued);
+}
