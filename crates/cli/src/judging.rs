@@ -28,7 +28,7 @@ pub struct SandboxArgs {
 }
 
 impl SandboxArgs {
-    fn supervisor(&self) -> Result<SupervisorCommand> {
+    pub(crate) fn supervisor(&self) -> Result<SupervisorCommand> {
         let program = std::env::current_exe().context("locating the grundy binary")?;
         let mut args = vec!["sandbox-supervisor".to_owned()];
         if self.allow_weak_isolation {

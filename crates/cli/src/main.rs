@@ -1,8 +1,9 @@
-//! `grundy`: one binary for the whole judge: the catalogue tools, the sandbox and the judging
-//! engine.
+//! `grundy`: one binary for the whole judge: the service and its workers, the catalogue tools,
+//! the sandbox and the judging engine.
 
 mod judging;
 mod problems;
+mod service;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -31,6 +32,17 @@ enum Command {
         #[command(subcommand)]
         command: problems::Command,
     },
+    /// Run the service: the API, and judging workers inside it.
+    Serve(service::ServeArgs),
+    /// Judge submissions from a shared PostgreSQL (scale-out; `serve` judges by itself on SQLite).
+    Worker(service::WorkerArgs),
+    /// Accounts and tokens.
+    Admin {
+        #[command(subcommand)]
+        command: service::AdminCommand,
+    },
+    /// Submit a file to a Grundy server and follow it to the verdict.
+    Submit(service::SubmitArgs),
     /// Run one program in the sandbox with standard input from this terminal or pipe.
     Run(judging::RunArgs),
     /// Judge a source file against a problem's whole test set.
@@ -62,6 +74,10 @@ fn main() -> ExitCode {
             };
             return ExitCode::from(grundy_sandbox::supervisor::main(options) as u8);
         }
+        Command::Serve(args) => service::serve(&cli.sandbox, args),
+        Command::Worker(args) => service::worker(&cli.sandbox, args),
+        Command::Admin { command } => service::admin(command),
+        Command::Submit(args) => service::submit(args),
         Command::Run(args) => judging::run(&cli.sandbox, args),
         Command::Judge(args) => judging::judge(&cli.sandbox, args),
         Command::Doctor(args) => judging::doctor(&cli.sandbox, args),

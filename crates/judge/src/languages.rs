@@ -100,6 +100,18 @@ fn substitute(text: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
+/// The id of the first language of the embedded table that claims `file`'s extension, without
+/// detecting anything (for clients that only name the language to a server).
+pub fn guess_from_extension(file: &Path) -> Option<String> {
+    let table: Table = toml::from_str(DEFAULT).ok()?;
+    let ext = file.extension()?.to_str()?.to_ascii_lowercase();
+    table
+        .language
+        .into_iter()
+        .find(|l| l.extensions.contains(&ext))
+        .map(|l| l.id)
+}
+
 impl Languages {
     /// The embedded table, or the operator's file.
     pub fn load(file: Option<&Path>) -> Result<Languages, LanguageError> {
@@ -329,6 +341,19 @@ mod tests {
                 .unwrap()
                 .contains(&"-std=gnu++17".to_owned())
         );
+    }
+
+    #[test]
+    fn extensions_are_guessed_without_detection() {
+        assert_eq!(
+            guess_from_extension(Path::new("a/sol.CPP")).as_deref(),
+            Some("cpp20")
+        );
+        assert_eq!(
+            guess_from_extension(Path::new("Main.java")).as_deref(),
+            Some("java17")
+        );
+        assert_eq!(guess_from_extension(Path::new("x.txt")), None);
     }
 
     #[test]

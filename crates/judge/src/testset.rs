@@ -32,10 +32,20 @@ pub struct TestSet {
     pub tests: Vec<TestFile>,
 }
 
-fn key(problem: &Problem) -> String {
+/// A short digest of everything that defines a problem's tests: two problems with the same slug
+/// and version but another digest have different tests.
+pub fn digest(problem: &Problem) -> String {
     let digest = Sha256::digest(format!("{:?}|{:?}", problem.spec, problem.samples).as_bytes());
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    format!("{}-v{}-{hex}", problem.slug(), problem.spec.version)
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+fn key(problem: &Problem) -> String {
+    format!(
+        "{}-v{}-{}",
+        problem.slug(),
+        problem.spec.version,
+        digest(problem)
+    )
 }
 
 fn layout(dir: &Path, problem: &Problem) -> Vec<TestFile> {

@@ -325,6 +325,24 @@ impl Store {
 
     // ---- the queue ---------------------------------------------------------------------------
 
+    /// Calls `on_notice` whenever another process queues a submission (PostgreSQL `NOTIFY`);
+    /// returns at once on SQLite, whose workers share the server's process. Reconnects on its own;
+    /// returns only if listening cannot start.
+    pub async fn watch_queue(&self, on_notice: impl Fn()) -> Result<()> {
+        let Store::Postgres(pool) = self else {
+            return Ok(());
+        };
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
+        listener.listen("grundy_queue").await?;
+        loop {
+            match listener.recv().await {
+                Ok(_) => on_notice(),
+                // The connection dropped: recv reconnects on the next call; polling covers the gap.
+                Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
+            }
+        }
+    }
+
     /// Claims the next submission to judge for `worker` until `now + lease_ms`: a queued one, or
     /// one whose lease has run out (its worker died). Results of an earlier attempt are cleared.
     pub async fn claim(&self, worker: &str, now: i64, lease_ms: i64) -> Result<Option<Claimed>> {

@@ -1,0 +1,423 @@
+//! `grundy serve`, `grundy worker`, `grundy admin` and `grundy submit`: the service and its
+//! clients.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
+use grundy_judge::Languages;
+use grundy_server::worker::{self, WorkerConfig};
+use grundy_server::{AppState, auth, now_ms};
+use grundy_store::{Role, Store};
+use tokio::sync::watch;
+
+use crate::judging::SandboxArgs;
+
+/// Where the service keeps its data.
+#[derive(Debug, Clone, Args)]
+pub struct DataArgs {
+    /// Directory for the SQLite database and the test-set cache (created if missing).
+    #[arg(long, env = "GRUNDY_DATA_DIR", default_value = "grundy-data")]
+    pub data_dir: PathBuf,
+    /// `postgres://…` to use PostgreSQL instead of SQLite in the data directory.
+    #[arg(long, env = "GRUNDY_DATABASE_URL")]
+    pub database_url: Option<String>,
+}
+
+/// How workers hold their claims.
+#[derive(Debug, Clone, Args)]
+pub struct LeaseArgs {
+    /// Seconds a claim holds without a heartbeat: a worker that dies loses its submission to
+    /// another after this long.
+    #[arg(long, env = "GRUNDY_LEASE_SECS", default_value_t = 60)]
+    pub lease_secs: u64,
+}
+
+impl DataArgs {
+    fn url(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite:{}", self.data_dir.join("grundy.db").display()))
+    }
+
+    async fn open(&self) -> Result<Store> {
+        std::fs::create_dir_all(&self.data_dir)
+            .with_context(|| format!("creating {}", self.data_dir.display()))?;
+        Store::connect(&self.url())
+            .await
+            .with_context(|| format!("opening the database {}", redact(&self.url())))
+    }
+}
+
+/// A database URL fit for logs: no password.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            format!("{}://…@{}", &url[..scheme], &url[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[arg(long, env = "GRUNDY_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Judging workers inside the server (default: one per core; 0 leaves judging to
+    /// `grundy worker` processes).
+    #[arg(long, env = "GRUNDY_WORKERS")]
+    pub workers: Option<usize>,
+    #[command(flatten)]
+    pub lease: LeaseArgs,
+    /// Load problems from this folder instead of the built-in catalogue.
+    #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
+    pub problems_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[arg(long, env = "GRUNDY_WORKERS")]
+    pub workers: Option<usize>,
+    #[command(flatten)]
+    pub lease: LeaseArgs,
+    #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
+    pub problems_dir: Option<PathBuf>,
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+fn init_logging() {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG").unwrap_or_else(|_| "info".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+async fn state(
+    data: &DataArgs,
+    problems_dir: Option<&Path>,
+    sandbox: &SandboxArgs,
+) -> Result<AppState> {
+    let store = data.open().await?;
+    let catalogue = crate::problems::load_catalogue(problems_dir)?;
+    let languages = Languages::load(sandbox.languages.as_deref())?;
+    let state = AppState::new(store, catalogue, languages);
+    state
+        .record_problem_versions()
+        .await
+        .context("recording problem versions")?;
+    Ok(state)
+}
+
+fn worker_config(
+    sandbox: &SandboxArgs,
+    data: &DataArgs,
+    lease: &LeaseArgs,
+    index: usize,
+) -> Result<WorkerConfig> {
+    let host =
+        std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_else(|_| "host".into());
+    Ok(WorkerConfig {
+        name: format!("{}-{}-{index}", host.trim(), std::process::id()),
+        supervisor: sandbox.supervisor()?,
+        languages_file: sandbox.languages.clone(),
+        cache_dir: data.data_dir.join("tests"),
+        lease: Duration::from_secs(lease.lease_secs.max(3)),
+        poll: Duration::from_secs(2),
+        max_attempts: 3,
+    })
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn termination() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
+    }
+}
+
+fn spawn_workers(
+    state: &AppState,
+    sandbox: &SandboxArgs,
+    data: &DataArgs,
+    lease: &LeaseArgs,
+    count: usize,
+    stop: &watch::Sender<bool>,
+) -> Result<Vec<tokio::task::JoinHandle<()>>> {
+    let mut handles = Vec::new();
+    for index in 0..count {
+        let config = worker_config(sandbox, data, lease, index)?;
+        let (state, stop) = (state.clone(), stop.subscribe());
+        handles.push(tokio::spawn(async move {
+            if let Err(e) = worker::run(state, config, stop).await {
+                tracing::error!(error = %e, "worker stopped");
+            }
+        }));
+    }
+    if count > 0 {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let wake = state.clone();
+            if let Err(e) = state
+                .store
+                .watch_queue(|| wake.queued.notify_waiters())
+                .await
+            {
+                tracing::warn!(error = %e, "no queue notices; polling only");
+            }
+        });
+    }
+    Ok(handles)
+}
+
+pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
+    init_logging();
+    runtime()?.block_on(async {
+        let state = state(&args.data, args.problems_dir.as_deref(), sandbox).await?;
+        first_admin(&state.store).await?;
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("listening on {}", args.listen))?;
+        let address = listener.local_addr()?;
+        println!("listening on http://{address}");
+        std::io::stdout().flush()?;
+        let (stop, _) = watch::channel(false);
+        let workers = spawn_workers(
+            &state,
+            sandbox,
+            &args.data,
+            &args.lease,
+            args.workers.unwrap_or_else(default_workers),
+            &stop,
+        )?;
+        let signal = {
+            let stop = stop.clone();
+            async move {
+                termination().await;
+                tracing::info!("shutting down: finishing the submissions being judged");
+                let _ = stop.send(true);
+            }
+        };
+        grundy_server::serve(state.clone(), listener, signal).await?;
+        let _ = stop.send(true);
+        for w in workers {
+            let _ = w.await;
+        }
+        state.store.close().await;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
+    init_logging();
+    if args.data.database_url.is_none() {
+        bail!(
+            "grundy worker judges from a shared PostgreSQL: pass --database-url postgres://… (with SQLite, `grundy serve` runs the workers itself)"
+        );
+    }
+    runtime()?.block_on(async {
+        let state = state(&args.data, args.problems_dir.as_deref(), sandbox).await?;
+        let (stop, _) = watch::channel(false);
+        let workers = spawn_workers(
+            &state,
+            sandbox,
+            &args.data,
+            &args.lease,
+            args.workers.unwrap_or_else(default_workers),
+            &stop,
+        )?;
+        println!("worker ready ({} judging)", workers.len());
+        std::io::stdout().flush()?;
+        termination().await;
+        let _ = stop.send(true);
+        for w in workers {
+            let _ = w.await;
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// On a database without users: an admin account and a one-time token, printed once. There is
+/// never a default password.
+async fn first_admin(store: &Store) -> Result<()> {
+    if store.count_users().await? > 0 {
+        return Ok(());
+    }
+    let admin = store
+        .create_user("admin", Role::Admin, None, now_ms())
+        .await?;
+    let token = auth::issue_token(store, admin.id, "first start").await?;
+    println!("created the first account, admin \"admin\"; its API token (shown only now): {token}");
+    Ok(())
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Create an account; with --print-token the last line printed is a fresh API token for it.
+    CreateUser {
+        #[arg(long)]
+        name: String,
+        #[arg(long, value_enum)]
+        role: RoleArg,
+        #[command(flatten)]
+        data: DataArgs,
+        #[arg(long)]
+        print_token: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum RoleArg {
+    Admin,
+    Teacher,
+    Student,
+}
+
+pub fn admin(command: AdminCommand) -> Result<ExitCode> {
+    let AdminCommand::CreateUser {
+        name,
+        role,
+        data,
+        print_token,
+    } = command;
+    let role = match role {
+        RoleArg::Admin => Role::Admin,
+        RoleArg::Teacher => Role::Teacher,
+        RoleArg::Student => Role::Student,
+    };
+    if name.trim().is_empty() || name.len() > 64 {
+        bail!("a user name has 1 to 64 characters");
+    }
+    runtime()?.block_on(async {
+        let store = data.open().await?;
+        let user = store.create_user(&name, role, None, now_ms()).await?;
+        println!("created {} {:?} (id {})", role.as_str(), user.name, user.id);
+        if print_token {
+            println!(
+                "{}",
+                auth::issue_token(&store, user.id, "admin create-user").await?
+            );
+        }
+        store.close().await;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+#[derive(Debug, Args)]
+pub struct SubmitArgs {
+    pub file: PathBuf,
+    #[arg(long, env = "GRUNDY_SERVER")]
+    pub server: String,
+    #[arg(long, env = "GRUNDY_TOKEN", hide_env_values = true)]
+    pub token: String,
+    #[arg(long)]
+    pub problem: String,
+    /// Language id; guessed from the extension when absent.
+    #[arg(long)]
+    pub lang: Option<String>,
+}
+
+/// Submits, follows the live events, prints the per-test table; exits 0 only for Accepted.
+pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
+    let source = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?;
+    let language = match args.lang.clone() {
+        Some(l) => l,
+        None => grundy_judge::languages::guess_from_extension(&args.file).with_context(|| {
+            format!(
+                "cannot tell the language of {}; pass --lang",
+                args.file.display()
+            )
+        })?,
+    };
+    let base = args.server.trim_end_matches('/').to_owned();
+    runtime()?.block_on(async move {
+        let client = reqwest::Client::new();
+        let response = client
+            .post(format!("{base}/api/v1/submissions"))
+            .bearer_auth(&args.token)
+            .json(&serde_json::json!({ "problem": args.problem, "language": language, "source": source }))
+            .send()
+            .await
+            .with_context(|| format!("reaching {base}"))?;
+        let status = response.status();
+        let body: serde_json::Value = response.json().await.unwrap_or_default();
+        if !status.is_success() {
+            bail!("the server refused the submission ({status}): {}", body["message"].as_str().unwrap_or(""));
+        }
+        let id = body["id"].as_i64().context("the server answered without an id")?;
+        eprintln!("submission {id} queued; following it");
+        let mut events = client
+            .get(format!("{base}/api/v1/submissions/{id}/events"))
+            .bearer_auth(&args.token)
+            .send()
+            .await?
+            .error_for_status()?;
+        let mut table = Table::new();
+        table.load_preset(UTF8_FULL_CONDENSED).set_header(["group", "test", "verdict", "CPU ms", "memory KiB", "message"]);
+        let mut buffer = String::new();
+        let mut event_name = String::new();
+        let mut done: Option<serde_json::Value> = None;
+        while done.is_none() {
+            let Some(chunk) = events.chunk().await? else { break };
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buffer.find('\n') {
+                let line: String = buffer.drain(..=end).collect();
+                let line = line.trim_end();
+                if let Some(name) = line.strip_prefix("event:") {
+                    event_name = name.trim().to_owned();
+                } else if let Some(data) = line.strip_prefix("data:") {
+                    let value: serde_json::Value = serde_json::from_str(data.trim()).unwrap_or_default();
+                    match event_name.as_str() {
+                        "test" => {
+                            let verdict = value["verdict"].as_str().unwrap_or("?").to_owned();
+                            eprint!("{}", if verdict == "accepted" { "." } else { "x" });
+                            let colour = if verdict == "accepted" { Color::Green } else { Color::Red };
+                            table.add_row(vec![
+                                Cell::new(value["grp"].as_str().unwrap_or("")),
+                                Cell::new(&value["idx"]),
+                                Cell::new(verdict).fg(colour),
+                                Cell::new(&value["cpu_ms"]),
+                                Cell::new(&value["memory_kib"]),
+                                Cell::new(value["message"].as_str().unwrap_or("")),
+                            ]);
+                        }
+                        "done" => done = Some(value),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        eprintln!();
+        let done = done.context("the event stream ended before the verdict")?;
+        if let Some(message) = done["compile_message"].as_str() {
+            println!("{message}");
+        }
+        if !table.is_empty() {
+            println!("{table}");
+        }
+        let verdict = done["verdict"].as_str().unwrap_or("?");
+        println!("submission {id}: {verdict}, score {}/{}", done["score"], done["max_score"]);
+        Ok(if verdict == "accepted" { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    })
+}

@@ -1,0 +1,519 @@
+//! The service as users meet it: `grundy serve` on a real port, `grundy admin`, `grundy submit`,
+//! the JSON API and its errors; on SQLite with in-process workers, and on PostgreSQL with
+//! separate `grundy worker` processes, one of them killed mid-judging.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{isolation_available, programs, tool_available};
+use serde_json::{Value, json};
+
+/// A `grundy` process that is killed when the test ends, however it ends.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn grundy_command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(args)
+        .env_remove("GRUNDY_DATABASE_URL")
+        .env_remove("GRUNDY_DATA_DIR")
+        .env("GRUNDY_LOG", "warn");
+    command
+}
+
+/// Starts `grundy serve` on port 0; returns it, its URL and the first admin's token.
+fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, String) {
+    let mut args = vec![
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--data-dir",
+        data_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let mut child = grundy_command(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut url, mut token) = (None, None);
+    while url.is_none() {
+        let line = lines.next().expect("serve printed its address").unwrap();
+        if let Some(t) = line.split("(shown only now): ").nth(1) {
+            token = Some(t.to_owned());
+        }
+        if let Some(u) = line.strip_prefix("listening on ") {
+            url = Some(u.to_owned());
+        }
+    }
+    std::thread::spawn(move || for _ in lines {}); // keep the pipe drained
+    (
+        Process(child),
+        url.unwrap(),
+        token.expect("a fresh database prints the first admin's token"),
+    )
+}
+
+fn admin_create(data: &[&str], name: &str, role: &str) -> String {
+    let mut args = vec![
+        "admin",
+        "create-user",
+        "--name",
+        name,
+        "--role",
+        role,
+        "--print-token",
+    ];
+    args.extend_from_slice(data);
+    let out = grundy_command(&args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_owned()
+}
+
+fn submit(url: &str, token: &str, problem: &str, file: &str) -> (bool, String) {
+    let path = programs().join("solutions").join(file);
+    let out = grundy_command(&[
+        "submit",
+        "--server",
+        url,
+        "--token",
+        token,
+        "--problem",
+        problem,
+        path.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+async fn call(
+    method: reqwest::Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<reqwest::Body>,
+) -> (u16, Value) {
+    let client = reqwest::Client::new();
+    let mut request = client.request(method, url);
+    if let Some(t) = token {
+        request = request.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        request = request.header("content-type", "application/json").body(b);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn wait_done(url: &str, token: &str, id: i64, within: Duration) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, doc) = call(
+            reqwest::Method::GET,
+            &format!("{url}/api/v1/submissions/{id}"),
+            Some(token),
+            None,
+        )
+        .await;
+        if doc["status"] == "done" {
+            return doc;
+        }
+        assert!(
+            start.elapsed() < within,
+            "submission {id} not judged in {within:?}: {doc}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_and_submit_on_sqlite() {
+    if !isolation_available("service on SQLite")
+        || !tool_available("service on SQLite", "/usr/bin/g++")
+    {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let (_server, url, admin) = serve(&["--workers", "1"], data.path());
+
+    let (accepted, out) = submit(&url, &admin, "stones", "stones/ok.cpp");
+    assert!(accepted, "{out}");
+    assert!(out.contains("accepted, score 100/100"), "{out}");
+    assert!(out.contains("full"), "the per-test table: {out}");
+    let (accepted, out) = submit(&url, &admin, "stones", "stones/wrong.cpp");
+    assert!(!accepted);
+    assert!(out.contains("wrong_answer, score 30/100"), "{out}");
+
+    let (status, doc) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/submissions/1"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (
+            doc["verdict"].as_str(),
+            doc["problem_version"].as_i64(),
+            doc["attempts"].as_i64()
+        ),
+        (Some("accepted"), Some(1), Some(1))
+    );
+    let tests = doc["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 6 + 24, "samples and both subtasks");
+    assert!(tests.iter().all(|t| t["verdict"] == "accepted"
+        && t["cpu_ms"].is_i64()
+        && t["memory_kib"].as_i64() > Some(0)));
+    assert!(doc.get("source").is_none(), "the source is not echoed");
+
+    // A student, created while the server runs, sees only their own submissions.
+    let data_args = ["--data-dir", data.path().to_str().unwrap()];
+    let student = admin_create(&data_args, "stu", "student");
+    let (status, _) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/submissions/1"),
+        Some(&student),
+        None,
+    )
+    .await;
+    assert_eq!(
+        status, 404,
+        "someone else's submission does not exist for a student"
+    );
+    let (_, list) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/submissions"),
+        Some(&student),
+        None,
+    )
+    .await;
+    assert_eq!(list["submissions"].as_array().unwrap().len(), 0);
+    let (status, _) = call(
+        reqwest::Method::POST,
+        &format!("{url}/api/v1/submissions/1/rejudge"),
+        Some(&student),
+        None,
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // Rejudging by the admin: judged again, once more.
+    let (status, _) = call(
+        reqwest::Method::POST,
+        &format!("{url}/api/v1/submissions/1/rejudge"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(status, 202);
+    let again = wait_done(&url, &admin, 1, Duration::from_secs(60)).await;
+    assert_eq!(
+        (again["verdict"].as_str(), again["attempts"].as_i64()),
+        (Some("accepted"), Some(1))
+    );
+
+    // Errors: JSON bodies with the right status, nothing else affected.
+    let submissions = format!("{url}/api/v1/submissions");
+    let cases: Vec<(Option<&str>, reqwest::Body, u16, &str)> = vec![
+        (Some(&admin), "{not json".into(), 400, "bad_request"),
+        (
+            Some(&admin),
+            json!({"problem": "nope", "language": "c", "source": "x"})
+                .to_string()
+                .into(),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(&admin),
+            json!({"problem": "stones", "language": "cobol", "source": "x"})
+                .to_string()
+                .into(),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(&admin),
+            json!({"problem": "stones", "language": "c", "source": "x", "extra": 1})
+                .to_string()
+                .into(),
+            400,
+            "bad_request",
+        ),
+        (Some(&admin), vec![b' '; 2 << 20].into(), 413, "too_large"),
+        (
+            None,
+            json!({"problem": "stones", "language": "c", "source": "x"})
+                .to_string()
+                .into(),
+            401,
+            "unauthorized",
+        ),
+        (
+            Some("grundy_0000"),
+            json!({"problem": "stones", "language": "c", "source": "x"})
+                .to_string()
+                .into(),
+            401,
+            "unauthorized",
+        ),
+    ];
+    for (token, body, want, code) in cases {
+        let (status, doc) = call(reqwest::Method::POST, &submissions, token, Some(body)).await;
+        assert_eq!((status, doc["error"].as_str()), (want, Some(code)), "{doc}");
+        assert!(doc["message"].is_string());
+    }
+    let (status, doc) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/nothing-here"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((status, doc["error"].as_str()), (404, Some("not_found")));
+    let (status, doc) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/problems/stones?lang=vi"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(doc["title"], "Bốc đá");
+    assert!(
+        doc["languages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == "cpp20")
+    );
+    let (_, list) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/problems?tag=nim"),
+        None,
+        None,
+    )
+    .await;
+    assert!(
+        list["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["tags"].as_array().unwrap().contains(&json!("nim")))
+    );
+    let (_, mine) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/submissions"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(
+        mine["submissions"].as_array().unwrap().len(),
+        2,
+        "the refused requests stored nothing"
+    );
+}
+
+/// A fresh PostgreSQL database for one test, dropped at the end.
+struct PgDatabase {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl PgDatabase {
+    fn create(test: &str) -> Option<PgDatabase> {
+        let admin_url = std::env::var("GRUNDY_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let admin = match psql(&admin_url) {
+            Some(p) => p,
+            None => {
+                if std::env::var("CI").is_ok_and(|v| v == "true") {
+                    panic!("{test}: PostgreSQL at {admin_url} is required in CI");
+                }
+                eprintln!("SKIPPED {test}: no PostgreSQL at {admin_url}");
+                return None;
+            }
+        };
+        let name = format!("grundy_service_{}", std::process::id());
+        admin.execute(&format!("CREATE DATABASE {name}"));
+        let url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
+        Some(PgDatabase {
+            admin_url,
+            name,
+            url,
+        })
+    }
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        // psql is on every machine with the server; a failure only leaves a scratch database.
+        let _ = Command::new("psql")
+            .args([
+                &self.admin_url,
+                "-q",
+                "-c",
+                &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+            ])
+            .output();
+    }
+}
+
+/// Creating and dropping the scratch database goes through psql, which comes with the server.
+struct Psql(String);
+
+impl Psql {
+    fn execute(&self, sql: &str) {
+        let out = Command::new("psql")
+            .args([&self.0, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn psql(url: &str) -> Option<Psql> {
+    let out = Command::new("psql")
+        .args([url, "-q", "-c", "SELECT 1"])
+        .output()
+        .ok()?;
+    out.status.success().then(|| Psql(url.to_owned()))
+}
+
+fn worker(url: &str, data_dir: &Path, lease_secs: &str) -> Process {
+    let mut child = grundy_command(&[
+        "worker",
+        "--database-url",
+        url,
+        "--data-dir",
+        data_dir.to_str().unwrap(),
+        "--workers",
+        "1",
+        "--lease-secs",
+        lease_secs,
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::inherit())
+    .spawn()
+    .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let ready = lines.next().expect("the worker reports").unwrap();
+    assert!(ready.starts_with("worker ready"), "{ready}");
+    std::thread::spawn(move || for _ in lines {});
+    Process(child)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_on_postgres_judge_each_submission_once_even_when_one_dies() {
+    let test = "service on PostgreSQL";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/g++") {
+        return;
+    }
+    let Some(db) = PgDatabase::create(test) else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (_server, url, admin) = serve(&["--database-url", &db.url, "--workers", "0"], data.path());
+    let first = worker(&db.url, &data.path().join("w1"), "3");
+    let _second = worker(&db.url, &data.path().join("w2"), "3");
+
+    let source = std::fs::read_to_string(programs().join("solutions/stones/ok.cpp")).unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let body = json!({"problem": "stones", "language": "cpp20", "source": source}).to_string();
+        let (status, doc) = call(
+            reqwest::Method::POST,
+            &format!("{url}/api/v1/submissions"),
+            Some(&admin),
+            Some(body.into()),
+        )
+        .await;
+        assert_eq!(status, 201, "{doc}");
+        ids.push(doc["id"].as_i64().unwrap());
+    }
+    for id in &ids {
+        let doc = wait_done(&url, &admin, *id, Duration::from_secs(120)).await;
+        assert_eq!(
+            (doc["verdict"].as_str(), doc["attempts"].as_i64()),
+            (Some("accepted"), Some(1)),
+            "{doc}"
+        );
+        assert_eq!(doc["tests"].as_array().unwrap().len(), 30);
+    }
+
+    // A slow solution; its worker is killed mid-judging; the other judges it after the lease.
+    let slow = std::fs::read_to_string(programs().join("solutions/stones/slow.cpp")).unwrap();
+    drop(_second);
+    let body = json!({"problem": "stones", "language": "cpp20", "source": slow}).to_string();
+    let (_, doc) = call(
+        reqwest::Method::POST,
+        &format!("{url}/api/v1/submissions"),
+        Some(&admin),
+        Some(body.into()),
+    )
+    .await;
+    let id = doc["id"].as_i64().unwrap();
+    let start = Instant::now();
+    loop {
+        let (_, doc) = call(
+            reqwest::Method::GET,
+            &format!("{url}/api/v1/submissions/{id}"),
+            Some(&admin),
+            None,
+        )
+        .await;
+        if doc["status"] == "judging" && !doc["tests"].as_array().unwrap().is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "never started judging: {doc}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(first); // SIGKILL, mid-judging
+    let _third = worker(&db.url, &data.path().join("w3"), "3");
+    let doc = wait_done(&url, &admin, id, Duration::from_secs(180)).await;
+    assert_eq!(
+        (doc["verdict"].as_str(), doc["attempts"].as_i64()),
+        (Some("time_limit"), Some(2)),
+        "{doc}"
+    );
+    assert_eq!(
+        doc["tests"].as_array().unwrap().len(),
+        30,
+        "the dead attempt's partial results are gone"
+    );
+}

@@ -1,0 +1,251 @@
+//! A judging worker: claims a submission with a lease, judges it in its own sandbox supervisor,
+//! records each test as it is judged, keeps the lease alive, and writes the result once. Several
+//! run inside `grundy serve`; `grundy worker` runs them against a shared PostgreSQL.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use grundy_judge::{Event, Judge, Languages, Options, Verdict};
+use grundy_sandbox::{Sandbox, SupervisorCommand};
+use grundy_store::{Claimed, Outcome, TestRow};
+use tokio::sync::watch;
+
+use crate::events::Progress;
+use crate::{AppState, now_ms};
+
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// Unique among all workers on all machines (host name, pid and index make one).
+    pub name: String,
+    pub supervisor: SupervisorCommand,
+    pub languages_file: Option<PathBuf>,
+    pub cache_dir: PathBuf,
+    /// How long a claim holds without a heartbeat; a worker that dies loses it after this.
+    pub lease: Duration,
+    /// How often to look for work when no wake-up arrives (other machines' submissions).
+    pub poll: Duration,
+    /// Claims after which a submission that keeps losing its worker ends as an internal error.
+    pub max_attempts: i64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("starting the judge: {0}")]
+    Judge(#[from] grundy_judge::JudgeError),
+    #[error("languages: {0}")]
+    Languages(#[from] grundy_judge::LanguageError),
+    #[error("storage: {0}")]
+    Store(#[from] grundy_store::StoreError),
+    #[error("the judge thread failed: {0}")]
+    Thread(String),
+}
+
+/// Claims and judges until `shutdown` turns true. A submission being judged when it does is
+/// finished first (the lease would hand it to another worker otherwise, which is also fine).
+pub async fn run(
+    state: AppState,
+    config: WorkerConfig,
+    mut shutdown: watch::Receiver<bool>,
+) -> Result<(), WorkerError> {
+    let mut judge = Some(start_judge(&config).await?);
+    let lease_ms = config.lease.as_millis() as i64;
+    tracing::info!(worker = %config.name, "worker ready");
+    while !*shutdown.borrow() {
+        state
+            .store
+            .fail_exhausted(now_ms(), config.max_attempts)
+            .await?;
+        let Some(claimed) = state.store.claim(&config.name, now_ms(), lease_ms).await? else {
+            tokio::select! {
+                _ = state.queued.notified() => {}
+                _ = tokio::time::sleep(config.poll) => {}
+                _ = shutdown.changed() => {}
+            }
+            continue;
+        };
+        tracing::info!(worker = %config.name, submission = claimed.id, attempt = claimed.attempts, "judging");
+        let taken = judge
+            .take()
+            .ok_or_else(|| WorkerError::Thread("the judge was lost".into()))?;
+        let (returned, result) = judge_one(&state, &config, taken, claimed).await;
+        judge = Some(match returned {
+            Some(j) => j,
+            // The sandbox went away with an error: start a fresh one for the next submission.
+            None => start_judge(&config).await?,
+        });
+        result?;
+    }
+    Ok(())
+}
+
+async fn start_judge(config: &WorkerConfig) -> Result<Judge, WorkerError> {
+    let config = config.clone();
+    tokio::task::spawn_blocking(move || -> Result<Judge, WorkerError> {
+        let languages = Languages::load(config.languages_file.as_deref())?;
+        let sandbox = Sandbox::start(&config.supervisor).map_err(grundy_judge::JudgeError::from)?;
+        Ok(Judge::new(sandbox, languages, config.cache_dir.clone())?)
+    })
+    .await
+    .map_err(|e| WorkerError::Thread(e.to_string()))?
+}
+
+/// Judges one claimed submission; returns the judge (None when it broke) and how storing went.
+async fn judge_one(
+    state: &AppState,
+    config: &WorkerConfig,
+    mut judge: Judge,
+    claimed: Claimed,
+) -> (Option<Judge>, Result<(), WorkerError>) {
+    let id = claimed.id;
+    let worker = config.name.clone();
+    let lease_ms = config.lease.as_millis() as i64;
+    state.events.publish(id, Progress::Judging);
+
+    // Keeps the lease while the (blocking) judge works; notices when it was taken away.
+    let lost = Arc::new(AtomicBool::new(false));
+    let heartbeat = {
+        let (store, worker, lost) = (state.store.clone(), worker.clone(), lost.clone());
+        let every = config.lease / 3;
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                match store.heartbeat(id, &worker, now_ms(), lease_ms).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        lost.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    Err(e) => tracing::warn!(submission = id, error = %e, "heartbeat failed"),
+                }
+            }
+        })
+    };
+
+    let Some(problem) = state.catalogue.get(&claimed.problem) else {
+        heartbeat.abort();
+        let result = finish(state, &worker, id, internal(0)).await;
+        tracing::error!(submission = id, problem = %claimed.problem, "unknown problem");
+        return (Some(judge), result);
+    };
+    let version = i64::from(problem.spec.version);
+    let language = claimed
+        .language
+        .as_deref()
+        .and_then(|l| judge.languages().get(l).ok())
+        .cloned();
+    let Some(language) = language else {
+        heartbeat.abort();
+        tracing::error!(submission = id, language = ?claimed.language, "language unavailable on this worker");
+        return (
+            Some(judge),
+            finish(state, &worker, id, internal(version)).await,
+        );
+    };
+
+    let runtime = tokio::runtime::Handle::current();
+    let app = state.clone();
+    let outcome = tokio::task::spawn_blocking(move || {
+        let problem = app.catalogue.get(&claimed.problem).expect("checked above");
+        let mut position = 0i64;
+        let mut on_event = |event: &Event| match event {
+            Event::Compiled(c) => app.events.publish(id, Progress::Compiled { ok: c.ok }),
+            Event::Test(t) => {
+                let row = TestRow {
+                    position,
+                    grp: t.group.clone(),
+                    idx: t.index as i64,
+                    verdict: t.verdict.as_str().to_owned(),
+                    cpu_ms: t.cpu_ms as i64,
+                    wall_ms: t.wall_ms as i64,
+                    memory_kib: t.memory_kib as i64,
+                    message: t.message.clone(),
+                };
+                position += 1;
+                match runtime.block_on(app.store.record_test(id, &worker, &row)) {
+                    Ok(true) => app.events.publish(id, Progress::Test(row)),
+                    Ok(false) => {
+                        tracing::warn!(submission = id, "lease lost: results no longer recorded")
+                    }
+                    Err(e) => {
+                        tracing::error!(submission = id, error = %e, "recording a test failed")
+                    }
+                }
+            }
+            Event::Subtask(_) => {}
+        };
+        let judged = judge.judge(
+            problem,
+            &language,
+            &claimed.source,
+            Options::default(),
+            &mut on_event,
+        );
+        (judge, judged)
+    })
+    .await;
+    heartbeat.abort();
+    let (judge, judged) = match outcome {
+        Ok((judge, judged)) => (Some(judge), judged),
+        Err(e) => return (None, Err(WorkerError::Thread(e.to_string()))),
+    };
+    let (judge, outcome) = match judged {
+        Ok(j) => (
+            judge,
+            Outcome {
+                verdict: j.verdict.as_str().to_owned(),
+                score: i64::from(j.score),
+                max_score: i64::from(j.max_score),
+                compile_message: (!j.compile.ok).then(|| j.compile.message.clone()),
+                problem_version: version,
+            },
+        ),
+        Err(e) => {
+            tracing::error!(submission = id, error = %e, "judging failed");
+            (None, internal(version))
+        }
+    };
+    if lost.load(Ordering::Relaxed) {
+        tracing::warn!(
+            submission = id,
+            "the lease was taken over; the result is dropped"
+        );
+    }
+    (judge, finish(state, &config.name, id, outcome).await)
+}
+
+fn internal(version: i64) -> Outcome {
+    Outcome {
+        verdict: Verdict::InternalError.as_str().to_owned(),
+        score: 0,
+        max_score: 0,
+        compile_message: None,
+        problem_version: version,
+    }
+}
+
+async fn finish(
+    state: &AppState,
+    worker: &str,
+    id: i64,
+    outcome: Outcome,
+) -> Result<(), WorkerError> {
+    if state.store.finish(id, worker, &outcome, now_ms()).await? {
+        state.events.publish(
+            id,
+            Progress::Done {
+                verdict: outcome.verdict.clone(),
+                score: outcome.score,
+                max_score: outcome.max_score,
+            },
+        );
+        tracing::info!(submission = id, verdict = %outcome.verdict, score = outcome.score, "judged");
+    } else {
+        tracing::warn!(
+            submission = id,
+            "not the lease holder any more: result not written"
+        );
+    }
+    Ok(())
+}
