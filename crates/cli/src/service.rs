@@ -137,7 +137,13 @@ fn worker_config(
     let host =
         std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_else(|_| "host".into());
     Ok(WorkerConfig {
-        name: format!("{}-{}-{index}", host.trim(), std::process::id()),
+        // The random part keeps names apart where host names and pids repeat (containers).
+        name: format!(
+            "{}-{}-{index}-{:08x}",
+            host.trim(),
+            std::process::id(),
+            rand_suffix()
+        ),
         supervisor: sandbox.supervisor()?,
         languages_file: sandbox.languages.clone(),
         cache_dir: data.data_dir.join("tests"),
@@ -145,6 +151,11 @@ fn worker_config(
         poll: Duration::from_secs(2),
         max_attempts: 3,
     })
+}
+
+fn rand_suffix() -> u32 {
+    let token = auth::new_token();
+    u32::from_str_radix(&token[token.len() - 8..], 16).unwrap_or(0)
 }
 
 /// Resolves on Ctrl-C or SIGTERM.
@@ -375,14 +386,16 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
             .error_for_status()?;
         let mut table = Table::new();
         table.load_preset(UTF8_FULL_CONDENSED).set_header(["group", "test", "verdict", "CPU ms", "memory KiB", "message"]);
-        let mut buffer = String::new();
+        let mut buffer: Vec<u8> = Vec::new();
         let mut event_name = String::new();
         let mut done: Option<serde_json::Value> = None;
         while done.is_none() {
             let Some(chunk) = events.chunk().await? else { break };
-            buffer.push_str(&String::from_utf8_lossy(&chunk));
-            while let Some(end) = buffer.find('\n') {
-                let line: String = buffer.drain(..=end).collect();
+            // Split on line ends before decoding: a character may straddle two chunks.
+            buffer.extend_from_slice(&chunk);
+            while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
+                let raw: Vec<u8> = buffer.drain(..=end).collect();
+                let line = String::from_utf8_lossy(&raw);
                 let line = line.trim_end();
                 if let Some(name) = line.strip_prefix("event:") {
                     event_name = name.trim().to_owned();

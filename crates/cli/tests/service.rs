@@ -266,7 +266,12 @@ async fn serve_and_submit_on_sqlite() {
             400,
             "bad_request",
         ),
-        (Some(&admin), vec![b' '; 2 << 20].into(), 413, "too_large"),
+        (
+            Some(&admin),
+            vec![b' '; (1 << 20) + 1024].into(),
+            413,
+            "too_large",
+        ),
         (
             None,
             json!({"problem": "stones", "language": "c", "source": "x"})

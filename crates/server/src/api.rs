@@ -295,7 +295,7 @@ async fn events(
         let event =
             |name: &str, data: &Value| Ok(Event::default().event(name).data(data.to_string()));
         let mut sent = -1i64; // the last test position sent
-        let mut announced = false;
+        let mut announced: Option<i64> = None; // the attempt last told about
         let mut poll = tokio::time::interval(Duration::from_secs(1));
         loop {
             // The store is the truth: catch up from it, then wait for news.
@@ -305,13 +305,17 @@ async fn events(
             ) else {
                 return;
             };
-            if !announced {
-                announced = true;
-                if tx
-                    .send(event("state", &json!({ "status": now.status })))
-                    .await
-                    .is_err()
-                {
+            // A new attempt (a worker died, a rejudge) starts its tests from position 0 again:
+            // the attempt count changes, or fewer results are stored than were already sent.
+            let restarted = announced.is_some_and(|tries| tries != now.attempts)
+                || (tests.len() as i64) <= sent;
+            if announced.is_none() || restarted {
+                if restarted {
+                    sent = -1;
+                }
+                announced = Some(now.attempts);
+                let state_event = json!({ "status": now.status, "attempt": now.attempts });
+                if tx.send(event("state", &state_event)).await.is_err() {
                     return;
                 }
             }
@@ -341,7 +345,9 @@ async fn events(
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                     },
                     _ = poll.tick() => break,
-                    _ = stopping.changed() => return,
+                    _ = stopping.wait_for(|stop| *stop) => return,
+                    // The client went away: stop querying for it.
+                    _ = tx.closed() => return,
                 }
             }
         }

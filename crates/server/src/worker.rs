@@ -53,11 +53,16 @@ pub async fn run(
     let lease_ms = config.lease.as_millis() as i64;
     tracing::info!(worker = %config.name, "worker ready");
     while !*shutdown.borrow() {
-        state
-            .store
-            .fail_exhausted(now_ms(), config.max_attempts)
-            .await?;
-        let Some(claimed) = state.store.claim(&config.name, now_ms(), lease_ms).await? else {
+        // A database hiccup (a busy SQLite, a PostgreSQL restart) pauses the worker, never ends
+        // it: the claim is retried after the poll interval.
+        let claimed = match next_claim(&state, &config, lease_ms).await {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::warn!(worker = %config.name, error = %e, "cannot claim; retrying");
+                None
+            }
+        };
+        let Some(claimed) = claimed else {
             tokio::select! {
                 _ = state.queued.notified() => {}
                 _ = tokio::time::sleep(config.poll) => {}
@@ -66,18 +71,37 @@ pub async fn run(
             continue;
         };
         tracing::info!(worker = %config.name, submission = claimed.id, attempt = claimed.attempts, "judging");
-        let taken = judge
-            .take()
-            .ok_or_else(|| WorkerError::Thread("the judge was lost".into()))?;
-        let (returned, result) = judge_one(&state, &config, taken, claimed).await;
-        judge = Some(match returned {
+        let taken = match judge.take() {
             Some(j) => j,
-            // The sandbox went away with an error: start a fresh one for the next submission.
             None => start_judge(&config).await?,
-        });
-        result?;
+        };
+        let (returned, result) = judge_one(&state, &config, taken, claimed).await;
+        if let Err(e) = result {
+            tracing::error!(worker = %config.name, error = %e, "storing a result failed");
+        }
+        // Without its judge (the sandbox broke, the judging thread panicked) the next claim
+        // starts a fresh one; if that fails the worker stops and says why.
+        judge = match returned {
+            Some(j) => Some(j),
+            None => Some(start_judge(&config).await?),
+        };
     }
     Ok(())
+}
+
+async fn next_claim(
+    state: &AppState,
+    config: &WorkerConfig,
+    lease_ms: i64,
+) -> Result<Option<Claimed>, WorkerError> {
+    state
+        .store
+        .fail_exhausted(now_ms(), config.max_attempts)
+        .await?;
+    Ok(state
+        .store
+        .claim(&config.name, now_ms(), lease_ms, config.max_attempts)
+        .await?)
 }
 
 async fn start_judge(config: &WorkerConfig) -> Result<Judge, WorkerError> {
@@ -188,7 +212,13 @@ async fn judge_one(
     heartbeat.abort();
     let (judge, judged) = match outcome {
         Ok((judge, judged)) => (Some(judge), judged),
-        Err(e) => return (None, Err(WorkerError::Thread(e.to_string()))),
+        Err(e) => {
+            tracing::error!(submission = id, error = %e, "the judging thread failed");
+            return (
+                None,
+                finish(state, &config.name, id, internal(version)).await,
+            );
+        }
     };
     let (judge, outcome) = match judged {
         Ok(j) => (

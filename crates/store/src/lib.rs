@@ -182,9 +182,18 @@ impl Store {
 
     /// The user a token digest belongs to; marks the token used.
     pub async fn user_by_token(&self, digest: &[u8], now: i64) -> Result<Option<User>> {
-        const TOUCH: &str =
-            "UPDATE api_tokens SET last_used_at = $1 WHERE digest = $2 RETURNING user_id";
-        let user_id: Option<i64> = on_both!(self, pool => sqlx::query_scalar(TOUCH).bind(now).bind(digest).fetch_optional(pool).await?);
+        const FIND: &str = "SELECT user_id, last_used_at FROM api_tokens WHERE digest = $1";
+        // Written at most once a minute: every request would otherwise contend for SQLite's
+        // single write lock with the workers.
+        const TOUCH: &str = "UPDATE api_tokens SET last_used_at = $1 WHERE digest = $2";
+        let found: Option<(i64, Option<i64>)> =
+            on_both!(self, pool => sqlx::query_as(FIND).bind(digest).fetch_optional(pool).await?);
+        if let Some((_, last)) = found
+            && last.is_none_or(|t| t < now - 60_000)
+        {
+            on_both!(self, pool => sqlx::query(TOUCH).bind(now).bind(digest).execute(pool).await?.rows_affected());
+        }
+        let user_id = found.map(|(user, _)| user);
         match user_id {
             Some(id) => self.user_by_id(id).await,
             None => Ok(None),
@@ -345,16 +354,23 @@ impl Store {
 
     /// Claims the next submission to judge for `worker` until `now + lease_ms`: a queued one, or
     /// one whose lease has run out (its worker died). Results of an earlier attempt are cleared.
-    pub async fn claim(&self, worker: &str, now: i64, lease_ms: i64) -> Result<Option<Claimed>> {
+    /// A submission whose lease ran out `max_attempts` times is left for [`Store::fail_exhausted`].
+    pub async fn claim(
+        &self,
+        worker: &str,
+        now: i64,
+        lease_ms: i64,
+        max_attempts: i64,
+    ) -> Result<Option<Claimed>> {
         const POSTGRES: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
              WHERE id = (SELECT id FROM submissions \
-                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3) \
+                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3 AND attempts < $4) \
                          ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
              RETURNING id, user_id, problem, kind, language, source, attempts";
         // SQLite has one writer at a time: the statement is atomic without row locks.
         const SQLITE: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
              WHERE id = (SELECT id FROM submissions \
-                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3) \
+                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3 AND attempts < $4) \
                          ORDER BY priority DESC, id LIMIT 1) \
              RETURNING id, user_id, problem, kind, language, source, attempts";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
@@ -365,6 +381,7 @@ impl Store {
                     .bind(worker)
                     .bind(now + lease_ms)
                     .bind(now)
+                    .bind(max_attempts)
                     .fetch_optional(&mut *tx)
                     .await?;
                 if let Some(row) = &row {
@@ -379,6 +396,7 @@ impl Store {
                     .bind(worker)
                     .bind(now + lease_ms)
                     .bind(now)
+                    .bind(max_attempts)
                     .fetch_optional(&mut *tx)
                     .await?;
                 if let Some(row) = &row {
@@ -402,10 +420,19 @@ impl Store {
 
     /// Records one test's result; false (and nothing written) when `worker` no longer holds it.
     pub async fn record_test(&self, id: i64, worker: &str, test: &TestRow) -> Result<bool> {
-        const SQL: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message) \
+        const SQLITE: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message) \
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
              WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging')";
-        Ok(on_both!(self, pool => sqlx::query(SQL)
+        // FOR SHARE: a claim by another worker committing meanwhile is waited for and re-checked,
+        // so a stale worker's row cannot land after the new holder cleared the old results.
+        const POSTGRES: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
+             WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging' FOR SHARE)";
+        let sql = match self {
+            Store::Sqlite(_) => SQLITE,
+            Store::Postgres(_) => POSTGRES,
+        };
+        Ok(on_both!(self, pool => sqlx::query(sql)
             .bind(id)
             .bind(test.position)
             .bind(&test.grp)
@@ -466,7 +493,7 @@ impl Store {
     /// Puts one submission back in the queue, whatever its state; a worker judging it now will
     /// find its lease gone. Returns false for an unknown id.
     pub async fn rejudge(&self, id: i64) -> Result<bool> {
-        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, \
+        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
              verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
              WHERE id = $1";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
@@ -482,7 +509,7 @@ impl Store {
 
     /// Rejudges every submission of a problem; returns how many.
     pub async fn rejudge_problem(&self, problem: &str) -> Result<u64> {
-        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, \
+        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
              verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
              WHERE problem = $1";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id IN (SELECT id FROM submissions WHERE problem = $1)";

@@ -137,7 +137,7 @@ pub struct NewSubmission {
     pub language: Option<String>,
     /// The program, or the answers as a JSON document.
     pub source: Vec<u8>,
-    /// Higher is judged first (rejudges run below fresh submissions).
+    /// Higher is judged first; rejudges get -1, so fresh submissions go before them.
     pub priority: i64,
 }
 

@@ -287,13 +287,13 @@ async fn a_submission_is_judged_once(store: &Store) {
     );
     assert_eq!(queued.source, b"int main() {}");
 
-    let claimed = store.claim("w1", 200, 60_000).await.unwrap().unwrap();
+    let claimed = store.claim("w1", 200, 60_000, 3).await.unwrap().unwrap();
     assert_eq!(
         (claimed.id, claimed.attempts, claimed.language.as_deref()),
         (id, 1, Some("cpp20"))
     );
     assert!(
-        store.claim("w2", 201, 60_000).await.unwrap().is_none(),
+        store.claim("w2", 201, 60_000, 3).await.unwrap().is_none(),
         "nothing else queued"
     );
     assert_eq!(
@@ -339,7 +339,7 @@ async fn a_submission_is_judged_once(store: &Store) {
     assert_eq!(tests[1], test_row(1, "accepted"));
     assert!(
         store
-            .claim("w2", 10_000_000, 60_000)
+            .claim("w2", 10_000_000, 60_000, 3)
             .await
             .unwrap()
             .is_none(),
@@ -355,7 +355,7 @@ async fn a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_n
         .create_submission(&program(user, "nim", 0), 0)
         .await
         .unwrap();
-    assert_eq!(store.claim("w1", 0, 1000).await.unwrap().unwrap().id, id);
+    assert_eq!(store.claim("w1", 0, 1000, 3).await.unwrap().unwrap().id, id);
     assert!(
         store
             .record_test(id, "w1", &test_row(0, "accepted"))
@@ -367,12 +367,12 @@ async fn a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_n
         "lease now ends at 1500"
     );
     assert!(
-        store.claim("w2", 1200, 1000).await.unwrap().is_none(),
+        store.claim("w2", 1200, 1000, 3).await.unwrap().is_none(),
         "the lease still holds"
     );
 
     // w1 dies; at 1600 its lease has run out.
-    let again = store.claim("w2", 1600, 1000).await.unwrap().unwrap();
+    let again = store.claim("w2", 1600, 1000, 3).await.unwrap().unwrap();
     assert_eq!((again.id, again.attempts), (id, 2));
     assert!(
         store.test_results(id).await.unwrap().is_empty(),
@@ -431,7 +431,7 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
         .create_submission(&program(user, "nim", 0), 0)
         .await
         .unwrap();
-    let claimed = store.claim("w1", 0, 60_000).await.unwrap().unwrap();
+    let claimed = store.claim("w1", 0, 60_000, 3).await.unwrap().unwrap();
     assert_eq!(claimed.id, first);
     assert!(
         store
@@ -441,7 +441,7 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
     );
     assert!(store.finish(first, "w1", &accepted(1), 10).await.unwrap());
     assert_eq!(
-        store.claim("w1", 20, 60_000).await.unwrap().unwrap().id,
+        store.claim("w1", 20, 60_000, 3).await.unwrap().unwrap().id,
         second
     );
 
@@ -458,7 +458,7 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
     assert_eq!(store.rejudge_problem("stones").await.unwrap(), 2);
     assert!(!store.finish(second, "w1", &accepted(1), 30).await.unwrap());
     let mut claimed = BTreeSet::new();
-    while let Some(c) = store.claim("w2", 40, 60_000).await.unwrap() {
+    while let Some(c) = store.claim("w2", 40, 60_000, 3).await.unwrap() {
         claimed.insert(c.id);
     }
     assert_eq!(claimed, BTreeSet::from([first, second, other]));
@@ -480,10 +480,25 @@ async fn priority_then_age(store: &Store) {
         .await
         .unwrap();
     let mut got = Vec::new();
-    while let Some(c) = store.claim("w", 10, 60_000).await.unwrap() {
+    while let Some(c) = store.claim("w", 10, 60_000, 3).await.unwrap() {
         got.push(c.id);
     }
     assert_eq!(got, [new_high, later_high, old_low]);
+
+    // A rejudge waits behind fresh submissions, even older ones.
+    assert!(store.rejudge(old_low).await.unwrap());
+    let fresh = store
+        .create_submission(&program(user, "d", 0), 3)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.claim("w", 20, 60_000, 3).await.unwrap().unwrap().id,
+        fresh
+    );
+    assert_eq!(
+        store.claim("w", 20, 60_000, 3).await.unwrap().unwrap().id,
+        old_low
+    );
 }
 
 async fn exhausted_submissions_end_as_internal_errors(store: &Store) {
@@ -494,16 +509,20 @@ async fn exhausted_submissions_end_as_internal_errors(store: &Store) {
         .unwrap();
     for attempt in 1..=3 {
         let now = attempt * 10_000;
-        let c = store.claim("w", now, 1000).await.unwrap().unwrap();
+        let c = store.claim("w", now, 1000, 3).await.unwrap().unwrap();
         assert_eq!(c.attempts, attempt);
     }
+    assert!(
+        store.claim("w", 35_000, 1000, 3).await.unwrap().is_none(),
+        "an exhausted submission is not claimed a fourth time"
+    );
     assert_eq!(store.fail_exhausted(35_000, 3).await.unwrap(), 1);
     let failed = store.submission(id).await.unwrap().unwrap();
     assert_eq!(
         (failed.status, failed.verdict.as_deref()),
         (SubmissionStatus::Done, Some("internal_error"))
     );
-    assert!(store.claim("w", 50_000, 1000).await.unwrap().is_none());
+    assert!(store.claim("w", 50_000, 1000, 3).await.unwrap().is_none());
 }
 
 async fn released_work_goes_back_to_the_queue(store: &Store) {
@@ -512,13 +531,13 @@ async fn released_work_goes_back_to_the_queue(store: &Store) {
         .create_submission(&program(user, "stones", 0), 0)
         .await
         .unwrap();
-    store.claim("w1", 0, 60_000).await.unwrap().unwrap();
+    store.claim("w1", 0, 60_000, 3).await.unwrap().unwrap();
     assert!(
         !store.release(id, "w2").await.unwrap(),
         "only the holder can release"
     );
     assert!(store.release(id, "w1").await.unwrap());
-    let again = store.claim("w2", 1, 60_000).await.unwrap().unwrap();
+    let again = store.claim("w2", 1, 60_000, 3).await.unwrap().unwrap();
     assert_eq!(
         (again.id, again.attempts),
         (id, 1),
@@ -590,7 +609,7 @@ async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {
         workers.push(tokio::spawn(async move {
             let name = format!("w{w}");
             let mut mine = Vec::new();
-            while let Some(c) = store.claim(&name, 0, 60_000).await.unwrap() {
+            while let Some(c) = store.claim(&name, 0, 60_000, 3).await.unwrap() {
                 assert!(store.finish(c.id, &name, &accepted(1), 1).await.unwrap());
                 mine.push(c.id);
             }
