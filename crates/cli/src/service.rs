@@ -29,13 +29,20 @@ pub struct DataArgs {
     pub database_url: Option<String>,
 }
 
-/// How workers hold their claims.
+/// The judging workers a process runs, shared by `serve` and `worker`.
 #[derive(Debug, Clone, Args)]
-pub struct LeaseArgs {
+pub struct JudgingArgs {
+    /// Judging workers in this process (default: one per core; for `serve`, 0 leaves judging
+    /// to `grundy worker` processes).
+    #[arg(long, env = "GRUNDY_WORKERS")]
+    pub workers: Option<usize>,
     /// Seconds a claim holds without a heartbeat: a worker that dies loses its submission to
     /// another after this long.
     #[arg(long, env = "GRUNDY_LEASE_SECS", default_value_t = 60)]
     pub lease_secs: u64,
+    /// Load problems from this folder instead of the built-in catalogue.
+    #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
+    pub problems_dir: Option<PathBuf>,
 }
 
 impl DataArgs {
@@ -70,27 +77,16 @@ pub struct ServeArgs {
     pub listen: SocketAddr,
     #[command(flatten)]
     pub data: DataArgs,
-    /// Judging workers inside the server (default: one per core; 0 leaves judging to
-    /// `grundy worker` processes).
-    #[arg(long, env = "GRUNDY_WORKERS")]
-    pub workers: Option<usize>,
     #[command(flatten)]
-    pub lease: LeaseArgs,
-    /// Load problems from this folder instead of the built-in catalogue.
-    #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
-    pub problems_dir: Option<PathBuf>,
+    pub judging: JudgingArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
     #[command(flatten)]
     pub data: DataArgs,
-    #[arg(long, env = "GRUNDY_WORKERS")]
-    pub workers: Option<usize>,
     #[command(flatten)]
-    pub lease: LeaseArgs,
-    #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
-    pub problems_dir: Option<PathBuf>,
+    pub judging: JudgingArgs,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -131,7 +127,7 @@ async fn state(
 fn worker_config(
     sandbox: &SandboxArgs,
     data: &DataArgs,
-    lease: &LeaseArgs,
+    judging: &JudgingArgs,
     index: usize,
 ) -> Result<WorkerConfig> {
     let host =
@@ -147,7 +143,7 @@ fn worker_config(
         supervisor: sandbox.supervisor()?,
         languages_file: sandbox.languages.clone(),
         cache_dir: data.data_dir.join("tests"),
-        lease: Duration::from_secs(lease.lease_secs.max(3)),
+        lease: Duration::from_secs(judging.lease_secs.max(3)),
         poll: Duration::from_secs(2),
         max_attempts: 3,
     })
@@ -171,13 +167,13 @@ fn spawn_workers(
     state: &AppState,
     sandbox: &SandboxArgs,
     data: &DataArgs,
-    lease: &LeaseArgs,
+    judging: &JudgingArgs,
     count: usize,
     stop: &watch::Sender<bool>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>> {
     let mut handles = Vec::new();
     for index in 0..count {
-        let config = worker_config(sandbox, data, lease, index)?;
+        let config = worker_config(sandbox, data, judging, index)?;
         let (state, stop) = (state.clone(), stop.subscribe());
         handles.push(tokio::spawn(async move {
             if let Err(e) = worker::run(state, config, stop).await {
@@ -204,7 +200,7 @@ fn spawn_workers(
 pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
     init_logging();
     runtime()?.block_on(async {
-        let state = state(&args.data, args.problems_dir.as_deref(), sandbox).await?;
+        let state = state(&args.data, args.judging.problems_dir.as_deref(), sandbox).await?;
         first_admin(&state.store).await?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -217,8 +213,8 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             &state,
             sandbox,
             &args.data,
-            &args.lease,
-            args.workers.unwrap_or_else(default_workers),
+            &args.judging,
+            args.judging.workers.unwrap_or_else(default_workers),
             &stop,
         )?;
         let signal = {
@@ -247,14 +243,14 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
         );
     }
     runtime()?.block_on(async {
-        let state = state(&args.data, args.problems_dir.as_deref(), sandbox).await?;
+        let state = state(&args.data, args.judging.problems_dir.as_deref(), sandbox).await?;
         let (stop, _) = watch::channel(false);
         let workers = spawn_workers(
             &state,
             sandbox,
             &args.data,
-            &args.lease,
-            args.workers.unwrap_or_else(default_workers),
+            &args.judging,
+            args.judging.workers.unwrap_or_else(default_workers),
             &stop,
         )?;
         println!("worker ready ({} judging)", workers.len());

@@ -374,38 +374,25 @@ impl Store {
                          ORDER BY priority DESC, id LIMIT 1) \
              RETURNING id, user_id, problem, kind, language, source, attempts";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
-        let claimed: Option<rows::ClaimedRow> = match self {
-            Store::Sqlite(pool) => {
-                let mut tx = pool.begin().await?;
-                let row: Option<rows::ClaimedRow> = sqlx::query_as(SQLITE)
-                    .bind(worker)
-                    .bind(now + lease_ms)
-                    .bind(now)
-                    .bind(max_attempts)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                if let Some(row) = &row {
-                    sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
-                }
-                tx.commit().await?;
-                row
-            }
-            Store::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
-                let row: Option<rows::ClaimedRow> = sqlx::query_as(POSTGRES)
-                    .bind(worker)
-                    .bind(now + lease_ms)
-                    .bind(now)
-                    .bind(max_attempts)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                if let Some(row) = &row {
-                    sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
-                }
-                tx.commit().await?;
-                row
-            }
+        let sql = match self {
+            Store::Sqlite(_) => SQLITE,
+            Store::Postgres(_) => POSTGRES,
         };
+        let claimed: Option<rows::ClaimedRow> = on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let row: Option<rows::ClaimedRow> = sqlx::query_as(sql)
+                .bind(worker)
+                .bind(now + lease_ms)
+                .bind(now)
+                .bind(max_attempts)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(row) = &row {
+                sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            row
+        });
         claimed.map(TryInto::try_into).transpose()
     }
 
