@@ -18,7 +18,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
 
 pub use rows::{
-    Claimed, NewSubmission, Outcome, ProblemVersion, Role, Session, Submission, SubmissionKind,
+    Claimed, CustomProblem, NewSubmission, Outcome, ProblemVersion, Role, Session, Submission, SubmissionKind,
     SubmissionStatus, TestRow, User,
 };
 
@@ -275,6 +275,48 @@ impl Store {
         )
     }
 
+    // ---- problems created through the service -------------------------------------------------
+
+    /// Stores a new custom problem (version 1) or replaces one `owner` owns (next version).
+    /// Returns the stored version; a slug owned by someone else is a conflict.
+    pub async fn put_custom_problem(
+        &self,
+        slug: &str,
+        origin: &str,
+        owner: i64,
+        content: &[u8],
+        now: i64,
+    ) -> Result<i64> {
+        // One statement, so two uploads of one slug cannot both become version 2.
+        const SQL: &str = "INSERT INTO custom_problems (slug, origin, owner_id, version, content, created_at) \
+                           VALUES ($1, $2, $3, 1, $4, $5) \
+                           ON CONFLICT (slug) DO UPDATE SET version = custom_problems.version + 1, \
+                           content = excluded.content, origin = excluded.origin, created_at = excluded.created_at \
+                           WHERE custom_problems.owner_id = excluded.owner_id \
+                           RETURNING version";
+        let version: Option<i64> = on_both!(self, pool => sqlx::query_scalar(SQL)
+            .bind(slug)
+            .bind(origin)
+            .bind(owner)
+            .bind(content)
+            .bind(now)
+            .fetch_optional(pool)
+            .await?);
+        version.ok_or(StoreError::Conflict("a problem with this slug owned by someone else"))
+    }
+
+    pub async fn custom_problem(&self, slug: &str) -> Result<Option<CustomProblem>> {
+        const SQL: &str = "SELECT slug, origin, owner_id, version, content, created_at \
+                           FROM custom_problems WHERE slug = $1";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(slug).fetch_optional(pool).await?))
+    }
+
+    pub async fn custom_problems(&self) -> Result<Vec<CustomProblem>> {
+        const SQL: &str = "SELECT slug, origin, owner_id, version, content, created_at \
+                           FROM custom_problems ORDER BY slug";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?))
+    }
+
     // ---- submissions -------------------------------------------------------------------------
 
     pub async fn create_submission(&self, new: &NewSubmission, now: i64) -> Result<i64> {
@@ -324,6 +366,19 @@ impl Store {
             .fetch_all(pool)
             .await?);
         found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    /// The program, or the answers as JSON, of a submission.
+    pub async fn submission_source(&self, id: i64) -> Result<Option<Vec<u8>>> {
+        const SQL: &str = "SELECT source FROM submissions WHERE id = $1";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(id).fetch_optional(pool).await?))
+    }
+
+    /// How many submissions `user` made at or after `since` (the rate limit's window).
+    pub async fn count_submissions_since(&self, user: i64, since: i64) -> Result<i64> {
+        const SQL: &str =
+            "SELECT COUNT(*) FROM submissions WHERE user_id = $1 AND created_at >= $2";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(user).bind(since).fetch_one(pool).await?))
     }
 
     pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {

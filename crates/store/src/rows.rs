@@ -148,8 +148,6 @@ pub struct Submission {
     pub problem: String,
     pub kind: SubmissionKind,
     pub language: Option<String>,
-    #[serde(skip)]
-    pub source: Vec<u8>,
     pub status: SubmissionStatus,
     pub attempts: i64,
     pub problem_version: Option<i64>,
@@ -161,7 +159,7 @@ pub struct Submission {
     pub judged_at: Option<i64>,
 }
 
-pub(crate) const SUBMISSION_SELECT: &str = "SELECT id, user_id, problem, kind, language, source, status, attempts, \
+pub(crate) const SUBMISSION_SELECT: &str = "SELECT id, user_id, problem, kind, language, status, attempts, \
      problem_version, verdict, score, max_score, compile_message, created_at, judged_at FROM submissions";
 
 #[derive(Debug, sqlx::FromRow)]
@@ -171,7 +169,6 @@ pub(crate) struct SubmissionRow {
     problem: String,
     kind: String,
     language: Option<String>,
-    source: Vec<u8>,
     status: String,
     attempts: i64,
     problem_version: Option<i64>,
@@ -193,7 +190,6 @@ impl TryFrom<SubmissionRow> for Submission {
             user_id: row.user_id,
             problem: row.problem,
             language: row.language,
-            source: row.source,
             attempts: row.attempts,
             problem_version: row.problem_version,
             verdict: row.verdict,
@@ -267,4 +263,19 @@ pub struct Outcome {
     pub max_score: i64,
     pub compile_message: Option<String>,
     pub problem_version: i64,
+}
+
+/// A problem created through the service rather than compiled in: a teacher's package or a
+/// variant of a built-in game.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct CustomProblem {
+    pub slug: String,
+    /// `package` or `variant`.
+    pub origin: String,
+    pub owner_id: i64,
+    /// Bumped by each replacement, so results record which content judged them.
+    pub version: i64,
+    /// The package zip, or the variant's files as JSON.
+    pub content: Vec<u8>,
+    pub created_at: i64,
 }

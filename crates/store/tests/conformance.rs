@@ -125,6 +125,8 @@ conformance!(
     released_work_goes_back_to_the_queue,
     listing_filters,
     concurrent_workers_never_claim_one_submission_twice,
+    custom_problems_are_versioned_and_owned,
+    recent_submissions_are_counted_per_user,
 );
 
 async fn student(store: &Store, name: &str) -> i64 {
@@ -285,7 +287,10 @@ async fn a_submission_is_judged_once(store: &Store) {
         (queued.status, queued.verdict.as_deref(), queued.created_at),
         (SubmissionStatus::Queued, None, 100)
     );
-    assert_eq!(queued.source, b"int main() {}");
+    assert_eq!(
+        store.submission_source(id).await.unwrap().as_deref(),
+        Some(&b"int main() {}"[..])
+    );
 
     let claimed = store.claim("w1", 200, 60_000, 3).await.unwrap().unwrap();
     assert_eq!(
@@ -623,4 +628,63 @@ async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {
     let unique: BTreeSet<i64> = seen.iter().copied().collect();
     assert_eq!(seen.len(), unique.len(), "a submission was claimed twice");
     assert_eq!(unique, queued);
+}
+
+async fn custom_problems_are_versioned_and_owned(store: &Store) {
+    let owner = student(store, "teacher").await;
+    let other = student(store, "other").await;
+    assert_eq!(
+        store
+            .put_custom_problem("my-nim", "package", owner, b"zip v1", 10)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store
+            .put_custom_problem("my-nim", "package", owner, b"zip v2", 20)
+            .await
+            .unwrap(),
+        2
+    );
+    let taken = store
+        .put_custom_problem("my-nim", "variant", other, b"theirs", 30)
+        .await;
+    assert!(matches!(taken, Err(StoreError::Conflict(_))), "{taken:?}");
+    let stored = store.custom_problem("my-nim").await.unwrap().unwrap();
+    assert_eq!(
+        (stored.version, stored.content.as_slice(), stored.owner_id, stored.origin.as_str()),
+        (2, &b"zip v2"[..], owner, "package")
+    );
+    store
+        .put_custom_problem("a-variant", "variant", other, b"{}", 40)
+        .await
+        .unwrap();
+    let slugs: Vec<String> = store
+        .custom_problems()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.slug)
+        .collect();
+    assert_eq!(slugs, ["a-variant", "my-nim"]);
+    assert!(store.custom_problem("absent").await.unwrap().is_none());
+}
+
+async fn recent_submissions_are_counted_per_user(store: &Store) {
+    let alice = student(store, "alice").await;
+    let bob = student(store, "bob").await;
+    for at in [100, 200, 300] {
+        store
+            .create_submission(&program(alice, "stones", 0), at)
+            .await
+            .unwrap();
+    }
+    store
+        .create_submission(&program(bob, "stones", 0), 300)
+        .await
+        .unwrap();
+    assert_eq!(store.count_submissions_since(alice, 200).await.unwrap(), 2);
+    assert_eq!(store.count_submissions_since(alice, 301).await.unwrap(), 0);
+    assert_eq!(store.count_submissions_since(bob, 0).await.unwrap(), 1);
 }
