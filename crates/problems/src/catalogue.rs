@@ -1,4 +1,5 @@
-//! The catalogue: problem folders (`problem.toml`, statements, samples) bound to their families.
+//! The catalogue: problem folders (`problem.toml`, statements, samples) bound to their families,
+//! and problems read from uploaded packages (see `package`).
 //!
 //! The built-in problems are compiled into the binary from the repository's `problems/` folder,
 //! so the service needs no files at run time; a folder on disk can be loaded the same way.
@@ -6,10 +7,11 @@
 use crate::check::{CheckOutcome, check_tokens};
 use crate::families;
 use crate::family::{Params, Solver};
-use crate::seed::TestKey;
+use crate::seed::{InstanceKey, TestKey};
 use crate::spec::{CheckerKind, ProblemSpec};
 use include_dir::{Dir, include_dir};
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -30,7 +32,7 @@ pub enum LoadError {
     },
 }
 
-fn invalid(slug: &str, message: impl Into<String>) -> LoadError {
+pub(crate) fn invalid(slug: &str, message: impl Into<String>) -> LoadError {
     LoadError::Invalid {
         slug: slug.to_string(),
         message: message.into(),
@@ -44,7 +46,7 @@ pub struct Sample {
     pub answer: String,
 }
 
-/// One generated test with its reference answer. Numbers are 1-based.
+/// One test with its reference answer. Numbers are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestCase {
     pub subtask: usize,
@@ -53,12 +55,49 @@ pub struct TestCase {
     pub answer: String,
 }
 
+/// An uploaded package's output validator, carried as source text: the judge compiles it and
+/// runs it in its sandbox with the Kattis interface (`validator input answer feedback_dir <
+/// output`; exit code 42 accepts, 43 rejects).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputValidator {
+    /// The single source file's name; its extension tells the language (`validate.cpp`).
+    pub file_name: String,
+    pub source: String,
+}
+
+/// An input handed to a student who answers without a program, with the reference answer.
+/// Judge the student's answer with [`Problem::check`] against it, as a program's output: where
+/// several answers are right, this is only one of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub name: String,
+    /// The 1-based subtask the instance is drawn from; `None` for a sample.
+    pub subtask: Option<usize>,
+    pub input: String,
+    pub answer: String,
+}
+
+/// Where a problem's tests come from.
+enum Backing {
+    /// A game family generates them from each subtask's checked parameters.
+    Family {
+        solver: Arc<dyn Solver>,
+        params: Vec<Params>,
+    },
+    /// An uploaded package holds them, subtask by subtask.
+    Tests {
+        subtasks: Vec<Vec<TestCase>>,
+        validator: Option<OutputValidator>,
+    },
+}
+
+/// A problem: its spec, statements and samples, and either a game family or uploaded tests
+/// behind them (see [`Problem::is_family_backed`]).
 pub struct Problem {
     pub spec: ProblemSpec,
     statements: BTreeMap<String, String>,
     pub samples: Vec<Sample>,
-    solver: Arc<dyn Solver>,
-    params: Vec<Params>,
+    backing: Backing,
 }
 
 impl std::fmt::Debug for Problem {
@@ -68,6 +107,11 @@ impl std::fmt::Debug for Problem {
             .finish_non_exhaustive()
     }
 }
+
+/// The time limits a problem may set, in milliseconds.
+pub(crate) const TIME_LIMIT_MS: RangeInclusive<u32> = 100..=60_000;
+/// The memory limits a problem may set, in MiB.
+pub(crate) const MEMORY_LIMIT_MIB: RangeInclusive<u32> = 16..=4096;
 
 impl Problem {
     /// Builds a problem from its files, keyed by path relative to the problem folder.
@@ -86,16 +130,11 @@ impl Problem {
                 ),
             ));
         }
-        if !spec.title.contains_key("en") {
-            return Err(invalid(slug, "an English title (title.en) is required"));
-        }
-        if let Some(lang) = spec.title.keys().find(|l| !LANGUAGES.contains(&l.as_str())) {
-            return Err(invalid(slug, format!("title.{lang}: unknown language")));
-        }
-        if !(100..=60_000).contains(&spec.time_limit_ms) {
+        check_titles(&spec.title).map_err(|e| invalid(slug, e))?;
+        if !TIME_LIMIT_MS.contains(&spec.time_limit_ms) {
             return Err(invalid(slug, "time_limit_ms must lie in 100..=60000"));
         }
-        if !(16..=4096).contains(&spec.memory_limit_mib) {
+        if !MEMORY_LIMIT_MIB.contains(&spec.memory_limit_mib) {
             return Err(invalid(slug, "memory_limit_mib must lie in 16..=4096"));
         }
         let solver = families::by_name(&spec.family).ok_or_else(|| {
@@ -108,11 +147,21 @@ impl Problem {
                 ),
             )
         })?;
-        if spec.checker.kind == CheckerKind::Reference && !solver.has_reference_checker() {
-            return Err(invalid(
-                slug,
-                format!("the {} family has no reference checker", spec.family),
-            ));
+        match spec.checker.kind {
+            CheckerKind::Tokens => {}
+            CheckerKind::Reference if solver.has_reference_checker() => {}
+            CheckerKind::Reference => {
+                return Err(invalid(
+                    slug,
+                    format!("the {} family has no reference checker", spec.family),
+                ));
+            }
+            CheckerKind::Custom => {
+                return Err(invalid(
+                    slug,
+                    "a custom checker comes only with an uploaded package's output validator",
+                ));
+            }
         }
         if spec.subtasks.is_empty() {
             return Err(invalid(slug, "at least one subtask is required"));
@@ -212,9 +261,28 @@ impl Problem {
             spec,
             statements,
             samples,
-            solver,
-            params,
+            backing: Backing::Family { solver, params },
         })
+    }
+
+    /// A problem whose tests are files: `subtasks[s]` holds the tests of `spec.subtasks[s]`,
+    /// numbered in order. The caller (the package reader) has checked everything else.
+    pub(crate) fn from_tests(
+        spec: ProblemSpec,
+        statements: BTreeMap<String, String>,
+        samples: Vec<Sample>,
+        subtasks: Vec<Vec<TestCase>>,
+        validator: Option<OutputValidator>,
+    ) -> Problem {
+        Problem {
+            spec,
+            statements,
+            samples,
+            backing: Backing::Tests {
+                subtasks,
+                validator,
+            },
+        }
     }
 
     pub fn slug(&self) -> &str {
@@ -235,13 +303,35 @@ impl Problem {
         self.statements.keys().map(String::as_str)
     }
 
-    pub fn solver(&self) -> &dyn Solver {
-        self.solver.as_ref()
+    /// Whether a game family generates the tests and knows the reference answer; otherwise the
+    /// problem is an uploaded package of fixed tests.
+    pub fn is_family_backed(&self) -> bool {
+        matches!(self.backing, Backing::Family { .. })
     }
 
-    /// The checked generator parameters of subtask `number` (1-based).
-    pub(crate) fn subtask_params(&self, number: usize) -> &Params {
-        &self.params[number - 1]
+    /// The family's solver; `None` for an uploaded package, which has only its files.
+    pub fn solver(&self) -> Option<&dyn Solver> {
+        match &self.backing {
+            Backing::Family { solver, .. } => Some(solver.as_ref()),
+            Backing::Tests { .. } => None,
+        }
+    }
+
+    /// The package's output validator, when answers are judged by one (checker kind
+    /// [`CheckerKind::Custom`]); see [`Problem::check`].
+    pub fn output_validator(&self) -> Option<&OutputValidator> {
+        match &self.backing {
+            Backing::Family { .. } => None,
+            Backing::Tests { validator, .. } => validator.as_ref(),
+        }
+    }
+
+    /// The checked generator parameters of subtask `number` (1-based), for a family problem.
+    pub(crate) fn subtask_params(&self, number: usize) -> Option<&Params> {
+        match &self.backing {
+            Backing::Family { params, .. } => params.get(number.checked_sub(1)?),
+            Backing::Tests { .. } => None,
+        }
     }
 
     pub fn test_count(&self) -> usize {
@@ -250,34 +340,51 @@ impl Problem {
 
     /// Judges a contestant's `output` for a test: token comparison with `expected`, or the
     /// family's reference-backed checker.
+    ///
+    /// A problem with an [`output_validator`](Problem::output_validator) cannot be judged in
+    /// this process: the caller must run the validator instead, and `check` answers
+    /// [`CheckOutcome::CheckerFailed`] so that forgetting to never accepts anything.
     pub fn check(&self, input: &str, expected: &str, output: &str) -> CheckOutcome {
-        check_tokens(&self.spec.checker, expected, output)
-            .unwrap_or_else(|| self.solver.check_text(input, output))
+        if let Some(outcome) = check_tokens(&self.spec.checker, expected, output) {
+            return outcome;
+        }
+        match &self.backing {
+            Backing::Family { solver, .. } => solver.check_text(input, output),
+            Backing::Tests { .. } => CheckOutcome::CheckerFailed(
+                "this problem's answers are judged by its output validator, which runs in the \
+                 judge's sandbox"
+                    .into(),
+            ),
+        }
     }
 
-    /// Generates test `index` of subtask `subtask` (both 1-based) with its reference answer, or
-    /// `None` if the problem has no such test.
+    /// Test `index` of subtask `subtask` (both 1-based) with its reference answer, generated or
+    /// read from the package, or `None` if the problem has no such test.
     pub fn generate_test(&self, subtask: usize, index: usize) -> Option<TestCase> {
         let spec = self.spec.subtasks.get(subtask.checked_sub(1)?)?;
         if index == 0 || index > spec.tests {
             return None;
         }
-        let key = TestKey {
-            slug: &self.spec.slug,
-            version: self.spec.version,
-            subtask,
-            index,
-            seed: self.spec.seed,
-        };
-        let (input, answer) =
-            self.solver
-                .generate_test(&self.params[subtask - 1], index - 1, &mut key.rng());
-        Some(TestCase {
-            subtask,
-            index,
-            input,
-            answer,
-        })
+        match &self.backing {
+            Backing::Family { solver, params } => {
+                let key = TestKey {
+                    slug: &self.spec.slug,
+                    version: self.spec.version,
+                    subtask,
+                    index,
+                    seed: self.spec.seed,
+                };
+                let (input, answer) =
+                    solver.generate_test(&params[subtask - 1], index - 1, &mut key.rng());
+                Some(TestCase {
+                    subtask,
+                    index,
+                    input,
+                    answer,
+                })
+            }
+            Backing::Tests { subtasks, .. } => subtasks[subtask - 1].get(index - 1).cloned(),
+        }
     }
 
     /// Every test, subtask by subtask, generated lazily (the largest are megabytes each).
@@ -291,6 +398,77 @@ impl Problem {
                     .map(move |i| self.generate_test(s + 1, i).expect("within the test set"))
             })
     }
+
+    /// The instances handed to the student with `personal_seed` who answers without a program:
+    /// the samples, then `per_subtask` instances of each subtask, named `<subtask>-<n>`.
+    ///
+    /// A family draws them with the subtask's generator from an [`InstanceKey`], so each student
+    /// always gets the same ones and two students get different ones. They take generator
+    /// indices from the subtask's test count on: the low indices are the family's fixed traps,
+    /// identical whatever the randomness, so drawing them would hand out hidden tests.
+    ///
+    /// An uploaded package yields its samples only: its other tests are the hidden set, and
+    /// without a generator there is nothing else to draw from.
+    pub fn instances(&self, personal_seed: u64, per_subtask: usize) -> Vec<Instance> {
+        let mut instances: Vec<Instance> = self
+            .samples
+            .iter()
+            .map(|sample| Instance {
+                name: sample.name.clone(),
+                subtask: None,
+                input: sample.input.clone(),
+                answer: sample.answer.clone(),
+            })
+            .collect();
+        let Backing::Family { solver, params } = &self.backing else {
+            return instances;
+        };
+        for (s, subtask) in self.spec.subtasks.iter().enumerate() {
+            for n in 1..=per_subtask {
+                let key = InstanceKey {
+                    at: TestKey {
+                        slug: &self.spec.slug,
+                        version: self.spec.version,
+                        subtask: s + 1,
+                        index: n,
+                        seed: self.spec.seed,
+                    },
+                    personal_seed,
+                };
+                let (input, answer) =
+                    solver.generate_test(&params[s], subtask.tests + n - 1, &mut key.rng());
+                instances.push(Instance {
+                    name: format!("{}-{n:02}", subtask.name),
+                    subtask: Some(s + 1),
+                    input,
+                    answer,
+                });
+            }
+        }
+        instances
+    }
+}
+
+/// Whether `slug` may name a new problem: a lower-case letter or digit, then 1 to 47 lower-case
+/// letters, digits and hyphens (it becomes a folder name and part of URLs).
+pub fn is_valid_slug(slug: &str) -> bool {
+    let bytes = slug.as_bytes();
+    (2..=48).contains(&bytes.len())
+        && (bytes[0].is_ascii_lowercase() || bytes[0].is_ascii_digit())
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// An English title is required, and every title is in a known language.
+pub(crate) fn check_titles(titles: &BTreeMap<String, String>) -> Result<(), String> {
+    if !titles.contains_key("en") {
+        return Err("an English title (title.en) is required".into());
+    }
+    if let Some(lang) = titles.keys().find(|l| !LANGUAGES.contains(&l.as_str())) {
+        return Err(format!("title.{lang}: unknown language"));
+    }
+    Ok(())
 }
 
 /// The problems, ordered by difficulty and then slug.
@@ -358,10 +536,15 @@ impl Catalogue {
     pub fn is_empty(&self) -> bool {
         self.problems.is_empty()
     }
+
+    /// The problems, in catalogue order, for a caller that keeps them itself.
+    pub fn into_problems(self) -> Vec<Problem> {
+        self.problems
+    }
 }
 
 /// Subtask and sample names become folder and file names: nothing that could leave a folder.
-fn is_plain_name(name: &str) -> bool {
+pub(crate) fn is_plain_name(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()
@@ -412,4 +595,34 @@ fn collect_disk(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_short_plain_names() {
+        for good in ["nim", "stones-2", "9x", &"a".repeat(48)] {
+            assert!(is_valid_slug(good), "{good}");
+        }
+        for bad in [
+            "",
+            "a",
+            "-nim",
+            "Nim",
+            "nim_2",
+            "nim/..",
+            "đá",
+            &"a".repeat(49),
+        ] {
+            assert!(!is_valid_slug(bad), "{bad}");
+        }
+        assert!(
+            Catalogue::builtin()
+                .unwrap()
+                .iter()
+                .all(|p| is_valid_slug(p.slug()))
+        );
+    }
 }

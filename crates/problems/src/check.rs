@@ -12,11 +12,12 @@ pub enum CheckOutcome {
     CheckerFailed(String),
 }
 
-/// Token comparison with the problem's settings; `None` for checkers that need the input.
+/// Token comparison with the problem's settings; `None` for checkers that need the input or run
+/// outside this process.
 pub fn check_tokens(spec: &CheckerSpec, expected: &str, output: &str) -> Option<CheckOutcome> {
     match spec.kind {
         CheckerKind::Tokens => Some(compare_tokens(expected, output, spec.case_sensitive)),
-        CheckerKind::Reference => None,
+        CheckerKind::Reference | CheckerKind::Custom => None,
     }
 }
 

@@ -1,33 +1,39 @@
 //! `problem.toml`: everything about a problem except its statement text and samples.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+/// The `family` of a problem built from an uploaded package rather than a game family.
+pub const PACKAGE_FAMILY: &str = "package";
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ProblemSpec {
     /// Must equal the folder name.
     pub slug: String,
     /// Title per language code; `en` is required.
     pub title: BTreeMap<String, String>,
-    /// Which game family (generator, validator, reference) serves this problem.
+    /// Which game family (generator, validator, reference) serves this problem;
+    /// [`PACKAGE_FAMILY`] for a problem whose tests were uploaded.
     pub family: String,
     /// Bumped whenever tests or the reference change; results record the version that judged them.
     pub version: u32,
     pub difficulty: Difficulty,
     pub tags: Vec<String>,
     /// Where the format comes from, if it follows a public problem.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub time_limit_ms: u32,
     pub memory_limit_mib: u32,
-    /// The root of every test's randomness (see `seed`).
+    /// The root of every test's randomness (see `seed`). An uploaded package has no randomness:
+    /// its seed is a digest of the judged data, so anything keyed on (slug, version, seed), such
+    /// as a cache of test files, tells two uploads apart.
     pub seed: u64,
     pub checker: CheckerSpec,
     pub subtasks: Vec<SubtaskSpec>,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum Difficulty {
     Easy,
@@ -45,7 +51,7 @@ impl Difficulty {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct CheckerSpec {
     pub kind: CheckerKind,
@@ -58,7 +64,7 @@ fn yes() -> bool {
     true
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckerKind {
     /// Whitespace-tolerant token comparison with the reference answer.
@@ -66,14 +72,18 @@ pub enum CheckerKind {
     /// The family checks the answer by the game's rules and the reference: for problems where
     /// several answers are right (a winning move).
     Reference,
+    /// An uploaded package's own output validator, a program run outside this process with the
+    /// Kattis interface. Only packages have one; `problem.toml` cannot name it.
+    Custom,
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SubtaskSpec {
     pub name: String,
     pub points: u32,
     pub tests: usize,
-    /// Family-specific generator parameters; also the subtask's extra constraints.
+    /// Family-specific generator parameters; also the subtask's extra constraints. Empty for an
+    /// uploaded package, whose tests are files.
     pub generator: toml::Table,
 }

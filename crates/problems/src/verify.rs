@@ -1,9 +1,14 @@
 //! Verification of a problem: every generated test is valid and within its subtask, the reference
 //! agrees with every independent method wherever that method applies (brute force on every small
 //! position and small test, closed forms, other programmes), and the samples reproduce.
+//!
+//! An uploaded package has no family to check against: its verification digests the tests,
+//! checks that samples and tests exist and that the checker accepts each test's own answer (when
+//! the checker runs in this process), and leaves the rest to the package's author.
 
-use crate::catalogue::Problem;
+use crate::catalogue::{Problem, Sample};
 use crate::check::CheckOutcome;
+use crate::family::Solver;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -34,8 +39,10 @@ impl Report {
 
 /// Units of work `verify` reports progress in: tests, small positions and samples.
 pub fn work_units(problem: &Problem) -> u64 {
-    (problem.test_count() + problem.solver().small_positions_text().len() + problem.samples.len())
-        as u64
+    let small = problem
+        .solver()
+        .map_or(0, |solver| solver.small_positions_text().len());
+    (problem.test_count() + small + problem.samples.len()) as u64
 }
 
 /// Verifies one problem, calling `progress` once per unit of work.
@@ -45,6 +52,12 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
         slug: problem.slug().to_string(),
         ..Report::default()
     };
+    if problem.samples.is_empty() {
+        report.failures.push("the problem has no samples".into());
+    }
+    if problem.test_count() == 0 {
+        report.failures.push("the problem has no tests".into());
+    }
     let solver = problem.solver();
 
     let mut hasher = Sha256::new();
@@ -54,7 +67,13 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
             hasher.update(part.as_bytes());
         }
         let place = format!("subtask {} test {}", test.subtask, test.index);
-        match solver.examine(&test.input, Some(problem.subtask_params(test.subtask))) {
+        let Some(solver) = solver else {
+            check_own_answer(&mut report, problem, &place, &test.input, &test.answer);
+            report.tests += 1;
+            progress();
+            continue;
+        };
+        match solver.examine(&test.input, problem.subtask_params(test.subtask)) {
             Err(e) => report
                 .failures
                 .push(format!("{place}: the validator rejects it: {e}")),
@@ -69,18 +88,7 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
                         "{place}: the answer changes when the input is read back"
                     ));
                 }
-                if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
-                    problem.check(&test.input, &test.answer, &test.answer)
-                {
-                    report.failures.push(format!(
-                        "{place}: the checker refuses the reference answer: {why}"
-                    ));
-                }
-                if problem.check(&test.input, &test.answer, "") == CheckOutcome::Accepted {
-                    report
-                        .failures
-                        .push(format!("{place}: the checker accepts an empty output"));
-                }
+                check_own_answer(&mut report, problem, &place, &test.input, &test.answer);
                 compare(&mut report, &place, &exam.answer, &exam.cross_checks);
             }
         }
@@ -88,43 +96,29 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
         progress();
     }
 
-    for (number, text) in solver.small_positions_text().iter().enumerate() {
-        let place = format!("small position {}", number + 1);
-        match solver.examine(text, None) {
-            Err(e) => report
-                .failures
-                .push(format!("{place}: the validator rejects it: {e}")),
-            Ok(exam) => {
-                for cross in exam.cross_checks.iter().filter(|c| c.answer.is_some()) {
-                    *report.small_coverage.entry(cross.method).or_default() += 1;
+    if let Some(solver) = solver {
+        for (number, text) in solver.small_positions_text().iter().enumerate() {
+            let place = format!("small position {}", number + 1);
+            match solver.examine(text, None) {
+                Err(e) => report
+                    .failures
+                    .push(format!("{place}: the validator rejects it: {e}")),
+                Ok(exam) => {
+                    for cross in exam.cross_checks.iter().filter(|c| c.answer.is_some()) {
+                        *report.small_coverage.entry(cross.method).or_default() += 1;
+                    }
+                    compare(&mut report, &place, &exam.answer, &exam.cross_checks);
                 }
-                compare(&mut report, &place, &exam.answer, &exam.cross_checks);
             }
+            report.small_positions += 1;
+            progress();
         }
-        report.small_positions += 1;
-        progress();
     }
 
     for sample in &problem.samples {
-        let place = format!("sample {}", sample.name);
-        match solver.solve_text(&sample.input) {
-            Err(e) => report
-                .failures
-                .push(format!("{place}: the validator rejects it: {e}")),
-            Ok(answer) => {
-                // Both ways round: the reference's answer is accepted where the sample's is
-                // expected, and (for checkers of several right answers) the sample's is accepted.
-                for (expected, output) in [(&sample.answer, &answer), (&answer, &sample.answer)] {
-                    if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
-                        problem.check(&sample.input, expected, output)
-                    {
-                        report.failures.push(format!(
-                            "{place}: the reference does not reproduce it: {why}"
-                        ));
-                        break;
-                    }
-                }
-            }
+        // A package's samples are its author's word: there is no reference to reproduce them.
+        if let Some(solver) = solver {
+            check_sample(&mut report, problem, solver, sample);
         }
         report.samples += 1;
         progress();
@@ -137,6 +131,55 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
         .collect();
     report.elapsed = started.elapsed();
     report
+}
+
+/// The checker accepts a test's own answer and refuses an empty output. A package's output
+/// validator runs only in the judge's sandbox, so its tests are not checked here.
+fn check_own_answer(
+    report: &mut Report,
+    problem: &Problem,
+    place: &str,
+    input: &str,
+    answer: &str,
+) {
+    if problem.output_validator().is_some() {
+        return;
+    }
+    if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
+        problem.check(input, answer, answer)
+    {
+        report.failures.push(format!(
+            "{place}: the checker refuses the reference answer: {why}"
+        ));
+    }
+    if problem.check(input, answer, "") == CheckOutcome::Accepted {
+        report
+            .failures
+            .push(format!("{place}: the checker accepts an empty output"));
+    }
+}
+
+fn check_sample(report: &mut Report, problem: &Problem, solver: &dyn Solver, sample: &Sample) {
+    let place = format!("sample {}", sample.name);
+    match solver.solve_text(&sample.input) {
+        Err(e) => report
+            .failures
+            .push(format!("{place}: the validator rejects it: {e}")),
+        Ok(answer) => {
+            // Both ways round: the reference's answer is accepted where the sample's is
+            // expected, and (for checkers of several right answers) the sample's is accepted.
+            for (expected, output) in [(&sample.answer, &answer), (&answer, &sample.answer)] {
+                if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
+                    problem.check(&sample.input, expected, output)
+                {
+                    report.failures.push(format!(
+                        "{place}: the reference does not reproduce it: {why}"
+                    ));
+                    break;
+                }
+            }
+        }
+    }
 }
 
 fn compare(report: &mut Report, place: &str, answer: &str, checks: &[crate::family::CrossCheck]) {
