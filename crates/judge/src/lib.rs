@@ -7,9 +7,11 @@ pub mod testset;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use grundy_problems::Problem;
+use std::collections::BTreeMap;
+
 use grundy_problems::check::CheckOutcome;
 use grundy_problems::spec::CheckerKind;
+use grundy_problems::{Instance, Problem};
 use grundy_sandbox::{
     BoxFile, CopyOut, FileSource, Limits, RunReport, RunSpec, Sandbox, SandboxError, Status,
 };
@@ -175,6 +177,21 @@ impl Compiled {
     }
 }
 
+/// A package's output validator, compiled for one version of its problem.
+#[derive(Debug)]
+struct CompiledValidator {
+    problem: (String, u32),
+    language: Language,
+    compiled: Result<Compiled, String>,
+}
+
+/// Kattis output validator exit codes.
+const VALIDATOR_ACCEPTS: i32 = 42;
+const VALIDATOR_REJECTS: i32 = 43;
+
+/// The language named in answer submissions' judgements.
+pub const ANSWERS_LANGUAGE: &str = "answers";
+
 /// The engine: one sandbox supervisor, the language table, a test-set cache.
 #[derive(Debug)]
 pub struct Judge {
@@ -182,6 +199,8 @@ pub struct Judge {
     languages: Languages,
     cache: PathBuf,
     scratch: tempfile::TempDir,
+    /// The last validator compiled: workers judge runs of one problem in a row.
+    validator: Option<CompiledValidator>,
 }
 
 impl Judge {
@@ -195,6 +214,7 @@ impl Judge {
             languages,
             cache,
             scratch: tempfile::Builder::new().prefix("grundy-judge-").tempdir()?,
+            validator: None,
         })
     }
 
@@ -467,28 +487,271 @@ impl Judge {
             result.message = Some("the output is not text (invalid UTF-8)".into());
             return Ok(result);
         };
-        let expected = fs::read_to_string(&test.answer)?;
+        let outcome = self.check_output(
+            problem,
+            &test.input,
+            &test.answer,
+            &output_path,
+            &output,
+            needs_input,
+        )?;
+        apply_outcome(problem, &test.input, outcome, &mut result);
+        Ok(result)
+    }
+
+    /// Judges `output` (also in the file `output_path`) for the test in `input` / `answer`: by
+    /// the package's output validator in the sandbox when there is one, else in process.
+    fn check_output(
+        &mut self,
+        problem: &Problem,
+        input: &Path,
+        answer: &Path,
+        output_path: &Path,
+        output: &str,
+        needs_input: bool,
+    ) -> Result<CheckOutcome, JudgeError> {
+        if problem.output_validator().is_some() {
+            return self.run_validator(problem, input, answer, output_path);
+        }
+        let expected = fs::read_to_string(answer)?;
         let input = if needs_input {
-            fs::read_to_string(&test.input)?
+            fs::read_to_string(input)?
         } else {
             String::new()
         };
-        match problem.check(&input, &expected, &output) {
-            CheckOutcome::Accepted => {}
-            CheckOutcome::WrongAnswer(message) => {
-                result.verdict = Verdict::WrongAnswer;
-                result.message = Some(message);
-            }
-            CheckOutcome::CheckerFailed(message) => {
-                eprintln!(
-                    "grundy: checker failed on {} {}: {message}",
-                    problem.slug(),
-                    test.input.display()
-                );
-                result.verdict = Verdict::InternalError;
-            }
+        Ok(problem.check(&input, &expected, output))
+    }
+
+    /// Runs the Kattis-style validator: `validator input answer feedback_dir < output`.
+    fn run_validator(
+        &mut self,
+        problem: &Problem,
+        input: &Path,
+        answer: &Path,
+        output_path: &Path,
+    ) -> Result<CheckOutcome, JudgeError> {
+        let key = (problem.slug().to_owned(), problem.spec.version);
+        if self.validator.as_ref().is_none_or(|v| v.problem != key) {
+            self.validator = Some(self.compile_validator(problem, key)?);
         }
-        Ok(result)
+        let validator = self.validator.as_ref().expect("compiled above");
+        let compiled = match &validator.compiled {
+            Ok(compiled) => compiled,
+            Err(why) => return Ok(CheckOutcome::CheckerFailed(why.clone())),
+        };
+        let language = &validator.language;
+        let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
+        argv.extend(["input".to_owned(), "answer".to_owned(), ".".to_owned()]);
+        let mut files = compiled.box_files()?;
+        for (name, path) in [("input", input), ("answer", answer)] {
+            files.push(BoxFile {
+                name: name.to_owned(),
+                source: FileSource::Host(path.to_path_buf()),
+                executable: false,
+            });
+        }
+        let mut limits = Limits::for_run(VALIDATOR_CPU_MS, VALIDATOR_MEMORY_KIB);
+        limits.pids = limits.pids.max(language.spec.min_pids.unwrap_or(0));
+        let spec = RunSpec {
+            argv,
+            env: language.env(),
+            files,
+            stdin: Some(output_path.to_path_buf()),
+            stdout_path: None,
+            binds: language.binds(),
+            copy_out: None,
+            limits,
+        };
+        let report = self.sandbox.run(&spec)?;
+        Ok(match (report.status, report.exit_code) {
+            (Status::Ok, Some(VALIDATOR_ACCEPTS)) => CheckOutcome::Accepted,
+            (Status::Ok, Some(VALIDATOR_REJECTS)) => {
+                CheckOutcome::WrongAnswer("the output validator rejected the output".to_owned())
+            }
+            (status, code) => CheckOutcome::CheckerFailed(format!(
+                "the output validator ended with {status:?}, exit code {code:?}: {}",
+                String::from_utf8_lossy(&report.stderr)
+                    .chars()
+                    .take(500)
+                    .collect::<String>()
+            )),
+        })
+    }
+
+    fn compile_validator(
+        &mut self,
+        problem: &Problem,
+        key: (String, u32),
+    ) -> Result<CompiledValidator, JudgeError> {
+        let validator = problem
+            .output_validator()
+            .expect("called only for problems with a validator");
+        let language = languages::guess_from_extension(Path::new(&validator.file_name))
+            .and_then(|id| self.languages.get(&id).ok().cloned());
+        let Some(language) = language else {
+            return Ok(CompiledValidator {
+                problem: key,
+                language: self
+                    .languages
+                    .available()
+                    .first()
+                    .cloned()
+                    .ok_or(JudgeError::Internal)?,
+                compiled: Err(format!(
+                    "no available language compiles the output validator {}",
+                    validator.file_name
+                )),
+            });
+        };
+        let compiled = self.compile(&language, validator.source.as_bytes())?;
+        let compiled = if compiled.result.ok {
+            Ok(compiled)
+        } else {
+            Err(format!(
+                "the output validator does not compile: {}",
+                compiled.result.message
+            ))
+        };
+        Ok(CompiledValidator {
+            problem: key,
+            language,
+            compiled,
+        })
+    }
+
+    /// Judges an answer submission: `answers` maps instance names to the student's output for
+    /// that instance. Scored like a program (subtasks all-or-nothing, samples worth nothing).
+    pub fn judge_answers(
+        &mut self,
+        problem: &Problem,
+        instances: &[Instance],
+        answers: &BTreeMap<String, String>,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Judgement, JudgeError> {
+        let spec = &problem.spec;
+        let compile = CompileResult {
+            ok: true,
+            message: String::new(),
+            cpu_ms: 0,
+            memory_kib: 0,
+        };
+        on_event(&Event::Compiled(compile.clone()));
+        let mut judgement = Judgement {
+            problem: spec.slug.clone(),
+            version: spec.version,
+            language: ANSWERS_LANGUAGE.to_owned(),
+            verdict: Verdict::Accepted,
+            score: 0,
+            max_score: spec.subtasks.iter().map(|s| s.points).sum(),
+            compile,
+            subtasks: Vec::new(),
+            tests: Vec::new(),
+        };
+        let dir = tempfile::Builder::new()
+            .prefix("answers-")
+            .tempdir_in(self.scratch.path())?;
+        let (input_path, answer_path, output_path) = (
+            dir.path().join("input"),
+            dir.path().join("answer"),
+            dir.path().join("output"),
+        );
+        let needs_input = spec.checker.kind == CheckerKind::Reference;
+        let mut counts: BTreeMap<Option<usize>, usize> = BTreeMap::new();
+        let mut subtask_verdicts: BTreeMap<usize, Verdict> = BTreeMap::new();
+        for instance in instances {
+            let index = {
+                let n = counts.entry(instance.subtask).or_default();
+                *n += 1;
+                *n
+            };
+            let group = match instance.subtask {
+                None => "samples".to_owned(),
+                Some(s) => spec.subtasks[s - 1].name.clone(),
+            };
+            let mut result = TestResult {
+                group,
+                index,
+                verdict: Verdict::Accepted,
+                cpu_ms: 0,
+                wall_ms: 0,
+                memory_kib: 0,
+                message: None,
+            };
+            match answers.get(&instance.name) {
+                None => {
+                    result.verdict = Verdict::WrongAnswer;
+                    result.message = Some(format!("no answer for {}", instance.name));
+                }
+                Some(output) => {
+                    fs::write(&input_path, &instance.input)?;
+                    fs::write(&answer_path, &instance.answer)?;
+                    fs::write(&output_path, output)?;
+                    let outcome = self.check_output(
+                        problem,
+                        &input_path,
+                        &answer_path,
+                        &output_path,
+                        output,
+                        needs_input,
+                    )?;
+                    apply_outcome(problem, Path::new(&instance.name), outcome, &mut result);
+                }
+            }
+            if result.verdict != Verdict::Accepted && judgement.verdict == Verdict::Accepted {
+                judgement.verdict = result.verdict;
+            }
+            if let Some(s) = instance.subtask {
+                let verdict = subtask_verdicts.entry(s).or_insert(Verdict::Accepted);
+                if *verdict == Verdict::Accepted {
+                    *verdict = result.verdict;
+                }
+            }
+            on_event(&Event::Test(result.clone()));
+            judgement.tests.push(result);
+        }
+        for (number, subtask) in spec.subtasks.iter().enumerate() {
+            // A subtask without instances (a package problem offers only samples) scores nothing.
+            let verdict = subtask_verdicts
+                .get(&(number + 1))
+                .copied()
+                .unwrap_or(Verdict::Skipped);
+            let result = SubtaskResult {
+                name: subtask.name.clone(),
+                points: subtask.points,
+                score: if verdict == Verdict::Accepted {
+                    subtask.points
+                } else {
+                    0
+                },
+                verdict,
+            };
+            judgement.score += result.score;
+            on_event(&Event::Subtask(result.clone()));
+            judgement.subtasks.push(result);
+        }
+        Ok(judgement)
+    }
+}
+
+/// Validator and checker limits: generous, they are the judge's own programs.
+const VALIDATOR_CPU_MS: u64 = 10_000;
+const VALIDATOR_MEMORY_KIB: u64 = 1 << 20;
+
+fn apply_outcome(problem: &Problem, what: &Path, outcome: CheckOutcome, result: &mut TestResult) {
+    match outcome {
+        CheckOutcome::Accepted => {}
+        CheckOutcome::WrongAnswer(message) => {
+            result.verdict = Verdict::WrongAnswer;
+            result.message = Some(message);
+        }
+        CheckOutcome::CheckerFailed(message) => {
+            eprintln!(
+                "grundy: checker failed on {} {}: {message}",
+                problem.slug(),
+                what.display()
+            );
+            result.verdict = Verdict::InternalError;
+        }
     }
 }
 

@@ -35,7 +35,20 @@ pub struct TestSet {
 /// A short digest of everything that defines a problem's tests: two problems with the same slug
 /// and version but another digest have different tests.
 pub fn digest(problem: &Problem) -> String {
-    let digest = Sha256::digest(format!("{:?}|{:?}", problem.spec, problem.samples).as_bytes());
+    let mut hasher = Sha256::new();
+    hasher.update(format!("{:?}|{:?}", problem.spec, problem.samples).as_bytes());
+    // A family's tests follow from its spec; an uploaded package's are data of their own (and
+    // in memory already, so hashing them is cheap). So is its validator.
+    if !problem.is_family_backed() {
+        for test in problem.tests() {
+            hasher.update(format!(
+                "{:?}|",
+                (test.subtask, test.index, &test.input, &test.answer)
+            ));
+        }
+        hasher.update(format!("{:?}", problem.output_validator()));
+    }
+    let digest = hasher.finalize();
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
