@@ -8,7 +8,9 @@ use grundy_problems::verify::{self, Report};
 use grundy_problems::{Catalogue, Problem};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::service::{DataArgs, runtime};
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
@@ -34,13 +36,33 @@ pub enum Command {
     Tests {
         slug: String,
         #[arg(long)]
-        out: std::path::PathBuf,
+        out: PathBuf,
     },
     /// Read a test input on stdin, validate it, and print the reference answer.
     Solve { slug: String },
     /// Check every problem (or one): tests valid, reference agrees with brute force and closed
     /// forms, samples reproduce. Exits non-zero on any failure.
     Verify { slug: Option<String> },
+    /// Write a problem as a Kattis/ICPC problem package (zip), with all its tests, for DOMjudge
+    /// or Kattis. Problems created in the service are looked up in its database.
+    Export {
+        slug: String,
+        #[arg(long, env = "GRUNDY_EXPORT_OUT")]
+        out: PathBuf,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// Check a Kattis/ICPC problem package (zip) and add it to the service's database (a new
+    /// version if the slug exists and belongs to the same owner). A running `grundy serve`
+    /// offers it after a restart; `POST /api/v1/problems` adds one at once.
+    Import {
+        file: PathBuf,
+        /// The teacher or admin who owns it.
+        #[arg(long, env = "GRUNDY_IMPORT_OWNER", default_value = "admin")]
+        owner: String,
+        #[command(flatten)]
+        data: DataArgs,
+    },
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -72,6 +94,11 @@ pub fn load_catalogue(problems_dir: Option<&Path>) -> Result<Catalogue> {
 
 pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
     let catalogue = load_catalogue(problems_dir)?;
+    let command = match command {
+        Command::Export { slug, out, data } => return export(&catalogue, &slug, &out, &data),
+        Command::Import { file, owner, data } => return import(&catalogue, &file, &owner, &data),
+        other => other,
+    };
     let find = |slug: &str| -> Result<&Problem> {
         catalogue
             .get(slug)
@@ -86,7 +113,67 @@ pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
             Some(slug) => verify_all(&[find(&slug)?]),
             None => verify_all(&catalogue.iter().collect::<Vec<_>>()),
         },
+        Command::Export { .. } | Command::Import { .. } => unreachable!("handled above"),
     }
+}
+
+fn export(catalogue: &Catalogue, slug: &str, out: &Path, data: &DataArgs) -> Result<ExitCode> {
+    let zip = match catalogue.get(slug) {
+        Some(problem) => grundy_problems::write_zip(problem)?,
+        None => {
+            if data.database_url.is_none() && !data.data_dir.exists() {
+                bail!("no problem named {slug:?} (see `grundy problems list`)");
+            }
+            runtime()?.block_on(async {
+                let store = data.open().await?;
+                let stored = store.custom_problem(slug).await?;
+                store.close().await;
+                let stored = stored.with_context(|| format!("no problem named {slug:?}"))?;
+                let (problem, _) = grundy_server::registry::build(&stored)?;
+                Ok::<_, anyhow::Error>(grundy_problems::write_zip(&problem)?)
+            })?
+        }
+    };
+    std::fs::write(out, &zip).with_context(|| format!("writing {}", out.display()))?;
+    eprintln!("wrote {slug} to {} ({} bytes)", out.display(), zip.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(catalogue: &Catalogue, file: &Path, owner: &str, data: &DataArgs) -> Result<ExitCode> {
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut problem = grundy_problems::read_zip(&bytes, &grundy_server::registry::package_limits())
+        .with_context(|| format!("{} is not a usable problem package", file.display()))?;
+    let slug = problem.slug().to_owned();
+    if catalogue.get(&slug).is_some() {
+        bail!("{slug:?} is a built-in problem; give the package another slug");
+    }
+    runtime()?.block_on(async {
+        let store = data.open().await?;
+        let user = store
+            .user_by_name(owner)
+            .await?
+            .with_context(|| format!("no user named {owner:?}"))?;
+        if user.role == grundy_store::Role::Student {
+            bail!("{owner:?} is a student; problems belong to teachers or admins");
+        }
+        let version = store
+            .put_custom_problem(&slug, "package", user.id, &bytes, grundy_server::now_ms())
+            .await?;
+        problem.spec.version = u32::try_from(version)?;
+        grundy_server::registry::record_version(
+            &store,
+            &problem,
+            grundy_server::registry::Origin::Package,
+        )
+        .await?;
+        store.close().await;
+        println!(
+            "imported {slug} version {version}: {} tests, {} samples",
+            problem.test_count(),
+            problem.samples.len()
+        );
+        Ok(ExitCode::SUCCESS)
+    })
 }
 
 fn list(
@@ -215,7 +302,13 @@ fn solve(problem: &Problem) -> Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    match problem.solver().solve_text(&input) {
+    let Some(solver) = problem.solver() else {
+        bail!(
+            "{} is an uploaded package: it has tests but no reference solver",
+            problem.slug()
+        );
+    };
+    match solver.solve_text(&input) {
         Ok(answer) => {
             std::io::stdout().lock().write_all(answer.as_bytes())?;
             Ok(ExitCode::SUCCESS)

@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::Languages;
 use grundy_server::worker::{self, WorkerConfig};
-use grundy_server::{AppState, auth, now_ms};
+use grundy_server::{AppState, RequestLimits, auth, now_ms};
 use grundy_store::{Role, Store};
 use tokio::sync::watch;
 
@@ -52,7 +52,7 @@ impl DataArgs {
             .unwrap_or_else(|| format!("sqlite:{}", self.data_dir.join("grundy.db").display()))
     }
 
-    async fn open(&self) -> Result<Store> {
+    pub(crate) async fn open(&self) -> Result<Store> {
         std::fs::create_dir_all(&self.data_dir)
             .with_context(|| format!("creating {}", self.data_dir.display()))?;
         Store::connect(&self.url())
@@ -75,6 +75,15 @@ fn redact(url: &str) -> String {
 pub struct ServeArgs {
     #[arg(long, env = "GRUNDY_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
+    /// Submissions one user may make in any minute (0: no limit).
+    #[arg(long, env = "GRUNDY_SUBMISSION_RATE", default_value_t = 20)]
+    pub submission_rate: u32,
+    /// Mark session cookies `Secure` (set when users reach the service over HTTPS).
+    #[arg(long, env = "GRUNDY_SECURE_COOKIES")]
+    pub secure_cookies: bool,
+    /// Largest problem package upload, in MiB (zipped).
+    #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
+    pub max_package_mib: usize,
     #[command(flatten)]
     pub data: DataArgs,
     #[command(flatten)]
@@ -89,7 +98,7 @@ pub struct WorkerArgs {
     pub judging: JudgingArgs,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?)
@@ -112,15 +121,17 @@ async fn state(
     data: &DataArgs,
     problems_dir: Option<&Path>,
     sandbox: &SandboxArgs,
+    limits: RequestLimits,
 ) -> Result<AppState> {
     let store = data.open().await?;
     let catalogue = crate::problems::load_catalogue(problems_dir)?;
     let languages = Languages::load(sandbox.languages.as_deref())?;
-    let state = AppState::new(store, catalogue, languages);
-    state
-        .record_problem_versions()
+    let state = AppState::new(store, catalogue, languages, limits);
+    let custom = state
+        .load_problems()
         .await
-        .context("recording problem versions")?;
+        .context("loading the problems")?;
+    tracing::info!(custom, "problems loaded");
     Ok(state)
 }
 
@@ -170,14 +181,16 @@ fn spawn_workers(
     judging: &JudgingArgs,
     count: usize,
     stop: &watch::Sender<bool>,
+    failed: &tokio::sync::mpsc::UnboundedSender<()>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>> {
     let mut handles = Vec::new();
     for index in 0..count {
         let config = worker_config(sandbox, data, judging, index)?;
-        let (state, stop) = (state.clone(), stop.subscribe());
+        let (state, stop, failed) = (state.clone(), stop.subscribe(), failed.clone());
         handles.push(tokio::spawn(async move {
             if let Err(e) = worker::run(state, config, stop).await {
                 tracing::error!(error = %e, "worker stopped");
+                let _ = failed.send(());
             }
         }));
     }
@@ -199,8 +212,20 @@ fn spawn_workers(
 
 pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
     init_logging();
+    let limits = RequestLimits {
+        submissions_per_minute: args.submission_rate,
+        secure_cookies: args.secure_cookies,
+        package_bytes: args.max_package_mib.saturating_mul(1 << 20),
+        ..RequestLimits::default()
+    };
     runtime()?.block_on(async {
-        let state = state(&args.data, args.judging.problems_dir.as_deref(), sandbox).await?;
+        let state = state(
+            &args.data,
+            args.judging.problems_dir.as_deref(),
+            sandbox,
+            limits,
+        )
+        .await?;
         first_admin(&state.store).await?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -209,6 +234,8 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         println!("listening on http://{address}");
         std::io::stdout().flush()?;
         let (stop, _) = watch::channel(false);
+        // A failed worker is logged; the web side goes on serving.
+        let (failed, _) = tokio::sync::mpsc::unbounded_channel();
         let workers = spawn_workers(
             &state,
             sandbox,
@@ -216,6 +243,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             &args.judging,
             args.judging.workers.unwrap_or_else(default_workers),
             &stop,
+            &failed,
         )?;
         let signal = {
             let stop = stop.clone();
@@ -243,24 +271,49 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
         );
     }
     runtime()?.block_on(async {
-        let state = state(&args.data, args.judging.problems_dir.as_deref(), sandbox).await?;
+        let state = state(
+            &args.data,
+            args.judging.problems_dir.as_deref(),
+            sandbox,
+            RequestLimits::default(),
+        )
+        .await?;
         let (stop, _) = watch::channel(false);
+        let (failed, mut failures) = tokio::sync::mpsc::unbounded_channel();
+        let count = args.judging.workers.unwrap_or_else(default_workers).max(1);
         let workers = spawn_workers(
             &state,
             sandbox,
             &args.data,
             &args.judging,
-            args.judging.workers.unwrap_or_else(default_workers),
+            count,
             &stop,
+            &failed,
         )?;
-        println!("worker ready ({} judging)", workers.len());
+        println!("worker ready ({count} judging)");
         std::io::stdout().flush()?;
-        termination().await;
+        // A worker process with no working judge must end (so a supervisor restarts it), not
+        // sit idle looking alive.
+        let all_failed = async {
+            let mut stopped = 0;
+            while failures.recv().await.is_some() {
+                stopped += 1;
+                if stopped == count {
+                    return;
+                }
+            }
+            std::future::pending::<()>().await
+        };
+        let outcome = tokio::select! {
+            _ = termination() => Ok(ExitCode::SUCCESS),
+            _ = all_failed => Err(anyhow::anyhow!("every judging worker stopped (see the log above)")),
+        };
         let _ = stop.send(true);
         for w in workers {
             let _ = w.await;
         }
-        Ok(ExitCode::SUCCESS)
+        state.store.close().await;
+        outcome
     })
 }
 
@@ -282,14 +335,18 @@ async fn first_admin(store: &Store) -> Result<()> {
 pub enum AdminCommand {
     /// Create an account; with --print-token the last line printed is a fresh API token for it.
     CreateUser {
-        #[arg(long)]
+        #[arg(long, env = "GRUNDY_USER_NAME")]
         name: String,
-        #[arg(long, value_enum)]
+        #[arg(long, value_enum, env = "GRUNDY_USER_ROLE")]
         role: RoleArg,
         #[command(flatten)]
         data: DataArgs,
-        #[arg(long)]
+        #[arg(long, env = "GRUNDY_PRINT_TOKEN")]
         print_token: bool,
+        /// Read a password for web sign-in from the first line of stdin (at least 8
+        /// characters); without it the account signs in with API tokens only.
+        #[arg(long, env = "GRUNDY_PASSWORD_STDIN")]
+        password_stdin: bool,
     },
 }
 
@@ -306,18 +363,31 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
         role,
         data,
         print_token,
+        password_stdin,
     } = command;
     let role = match role {
         RoleArg::Admin => Role::Admin,
         RoleArg::Teacher => Role::Teacher,
         RoleArg::Student => Role::Student,
     };
-    if name.trim().is_empty() || name.len() > 64 {
-        bail!("a user name has 1 to 64 characters");
+    if !auth::valid_user_name(&name) {
+        bail!("a user name has 1 to 64 letters, digits, '.', '-' or '_'");
     }
+    let password_hash = if password_stdin {
+        let mut line = String::new();
+        std::io::stdin()
+            .read_line(&mut line)
+            .context("reading the password from stdin")?;
+        let password = line.trim_end_matches(['\r', '\n']);
+        Some(auth::hash_password(password)?)
+    } else {
+        None
+    };
     runtime()?.block_on(async {
         let store = data.open().await?;
-        let user = store.create_user(&name, role, None, now_ms()).await?;
+        let user = store
+            .create_user(&name, role, password_hash.as_deref(), now_ms())
+            .await?;
         println!("created {} {:?} (id {})", role.as_str(), user.name, user.id);
         if print_token {
             println!(
@@ -337,10 +407,10 @@ pub struct SubmitArgs {
     pub server: String,
     #[arg(long, env = "GRUNDY_TOKEN", hide_env_values = true)]
     pub token: String,
-    #[arg(long)]
+    #[arg(long, env = "GRUNDY_PROBLEM")]
     pub problem: String,
     /// Language id; guessed from the extension when absent.
-    #[arg(long)]
+    #[arg(long, env = "GRUNDY_LANG")]
     pub lang: Option<String>,
 }
 
@@ -381,7 +451,7 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
             .await?
             .error_for_status()?;
         let mut table = Table::new();
-        table.load_preset(UTF8_FULL_CONDENSED).set_header(["group", "test", "verdict", "CPU ms", "memory KiB", "message"]);
+        table.load_preset(UTF8_FULL_CONDENSED).set_header(["group", "test", "verdict", "CPU ms", "wall ms", "memory KiB", "message"]);
         let mut buffer: Vec<u8> = Vec::new();
         let mut event_name = String::new();
         let mut done: Option<serde_json::Value> = None;
@@ -403,10 +473,11 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
                             eprint!("{}", if verdict == "accepted" { "." } else { "x" });
                             let colour = if verdict == "accepted" { Color::Green } else { Color::Red };
                             table.add_row(vec![
-                                Cell::new(value["grp"].as_str().unwrap_or("")),
-                                Cell::new(&value["idx"]),
+                                Cell::new(value["group"].as_str().unwrap_or("")),
+                                Cell::new(&value["index"]),
                                 Cell::new(verdict).fg(colour),
                                 Cell::new(&value["cpu_ms"]),
+                                Cell::new(&value["wall_ms"]),
                                 Cell::new(&value["memory_kib"]),
                                 Cell::new(value["message"].as_str().unwrap_or("")),
                             ]);

@@ -12,8 +12,17 @@ pub enum ApiError {
     BadRequest(String),
     #[error("the request body is larger than the limit")]
     TooLarge,
-    #[error("authentication required: send `Authorization: Bearer <token>`")]
+    #[error(
+        "authentication required: send `Authorization: Bearer <token>` or sign in at /api/v1/login"
+    )]
     Unauthorized,
+    #[error("wrong name or password")]
+    BadLogin,
+    /// Well-formed but refused on its content (a broken problem package, a bad variant).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("at most {limit} submissions a minute; try again in {retry_after_secs} s")]
+    TooManyRequests { retry_after_secs: u64, limit: u32 },
     #[error("{0}")]
     Forbidden(&'static str),
     #[error("{0} not found")]
@@ -29,7 +38,13 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Unauthorized | ApiError::BadLogin => {
+                (StatusCode::UNAUTHORIZED, "unauthorized")
+            }
+            ApiError::Invalid(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
+            ApiError::TooManyRequests { .. } => {
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_requests")
+            }
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
@@ -55,11 +70,21 @@ impl IntoResponse for ApiError {
             tracing::error!(%cause, "internal error");
         }
         let (status, code) = self.parts();
-        (
+        let mut response = (
             status,
             Json(json!({ "error": code, "message": self.to_string() })),
         )
-            .into_response()
+            .into_response();
+        if let ApiError::TooManyRequests {
+            retry_after_secs, ..
+        } = self
+        {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(retry_after_secs),
+            );
+        }
+        response
     }
 }
 

@@ -9,6 +9,7 @@ mod api;
 pub mod auth;
 mod error;
 pub mod events;
+pub mod registry;
 pub mod worker;
 
 use std::future::Future;
@@ -21,7 +22,10 @@ use grundy_problems::Catalogue;
 use grundy_store::Store;
 use tokio::net::TcpListener;
 
+pub use api::openapi;
+pub use api::views;
 pub use error::ApiError;
+pub use registry::Problems;
 
 /// Everything a request handler needs.
 #[derive(Debug, Clone)]
@@ -30,7 +34,8 @@ pub struct AppState(Arc<App>);
 #[derive(Debug)]
 pub struct App {
     pub store: Store,
-    pub catalogue: Catalogue,
+    /// Built-in and teachers' problems.
+    pub problems: Problems,
     /// The languages programs may be submitted in (the workers' table).
     pub languages: Languages,
     pub events: events::Hub,
@@ -42,9 +47,16 @@ pub struct App {
 /// Sizes and rates the API enforces.
 #[derive(Debug, Clone, Copy)]
 pub struct RequestLimits {
+    /// Any request body but a package upload.
     pub body_bytes: usize,
     pub source_bytes: usize,
+    /// A problem package upload (zipped).
+    pub package_bytes: usize,
     pub timeout: Duration,
+    /// Submissions a user may make in any minute; 0 for no limit.
+    pub submissions_per_minute: u32,
+    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    pub secure_cookies: bool,
 }
 
 impl Default for RequestLimits {
@@ -52,36 +64,36 @@ impl Default for RequestLimits {
         RequestLimits {
             body_bytes: 1 << 20,
             source_bytes: 64 << 10,
+            package_bytes: 64 << 20,
             timeout: Duration::from_secs(30),
+            submissions_per_minute: 20,
+            secure_cookies: false,
         }
     }
 }
 
 impl AppState {
-    pub fn new(store: Store, catalogue: Catalogue, languages: Languages) -> AppState {
+    pub fn new(
+        store: Store,
+        catalogue: Catalogue,
+        languages: Languages,
+        limits: RequestLimits,
+    ) -> AppState {
         AppState(Arc::new(App {
             store,
-            catalogue,
+            problems: Problems::new(catalogue),
             languages,
             events: events::Hub::default(),
             queued: tokio::sync::Notify::new(),
-            limits: RequestLimits::default(),
+            limits,
         }))
     }
 
-    /// Records the version of every catalogue problem (a changed problem must have a new one).
-    pub async fn record_problem_versions(&self) -> Result<(), grundy_store::StoreError> {
-        for problem in self.catalogue.iter() {
-            let version = grundy_store::ProblemVersion {
-                slug: problem.slug().to_owned(),
-                version: i64::from(problem.spec.version),
-                digest: grundy_judge::testset::digest(problem),
-                origin: "builtin".into(),
-                created_at: now_ms(),
-            };
-            self.store.record_problem_version(&version).await?;
-        }
-        Ok(())
+    /// Records the built-in problems' versions (a changed problem must have a new one) and loads
+    /// the problems teachers created.
+    pub async fn load_problems(&self) -> Result<usize, grundy_store::StoreError> {
+        self.problems.record_builtin_versions(&self.store).await?;
+        self.problems.load_custom(&self.store).await
     }
 }
 

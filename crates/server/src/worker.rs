@@ -2,6 +2,7 @@
 //! records each test as it is judged, keeps the lease alive, and writes the result once. Several
 //! run inside `grundy serve`; `grundy worker` runs them against a shared PostgreSQL.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use grundy_judge::{Event, Judge, Languages, Options, Verdict};
 use grundy_sandbox::{Sandbox, SupervisorCommand};
-use grundy_store::{Claimed, Outcome, TestRow};
+use grundy_store::{Claimed, Outcome, SubmissionKind, TestRow};
 use tokio::sync::watch;
 
 use crate::events::Progress;
@@ -147,31 +148,53 @@ async fn judge_one(
         })
     };
 
-    let Some(problem) = state.catalogue.get(&claimed.problem) else {
-        heartbeat.abort();
-        let result = finish(state, &worker, id, internal(0)).await;
-        tracing::error!(submission = id, problem = %claimed.problem, "unknown problem");
-        return (Some(judge), result);
+    let problem = match state.problems.resolve(&state.store, &claimed.problem).await {
+        Ok(Some(entry)) => entry.problem.clone(),
+        Ok(None) => {
+            heartbeat.abort();
+            tracing::error!(submission = id, problem = %claimed.problem, "unknown problem");
+            return (Some(judge), finish(state, &worker, id, internal(0)).await);
+        }
+        Err(e) => {
+            heartbeat.abort();
+            tracing::error!(submission = id, problem = %claimed.problem, error = %e, "problem not loaded");
+            return (Some(judge), finish(state, &worker, id, internal(0)).await);
+        }
     };
     let version = i64::from(problem.spec.version);
-    let language = claimed
-        .language
-        .as_deref()
-        .and_then(|l| judge.languages().get(l).ok())
-        .cloned();
-    let Some(language) = language else {
-        heartbeat.abort();
-        tracing::error!(submission = id, language = ?claimed.language, "language unavailable on this worker");
-        return (
-            Some(judge),
-            finish(state, &worker, id, internal(version)).await,
-        );
+    let task = match claimed.kind {
+        SubmissionKind::Program => {
+            let language = claimed
+                .language
+                .as_deref()
+                .and_then(|l| judge.languages().get(l).ok())
+                .cloned();
+            let Some(language) = language else {
+                heartbeat.abort();
+                tracing::error!(submission = id, language = ?claimed.language, "language unavailable on this worker");
+                return (
+                    Some(judge),
+                    finish(state, &worker, id, internal(version)).await,
+                );
+            };
+            Task::Program(Box::new(language))
+        }
+        SubmissionKind::Answers => match serde_json::from_slice(&claimed.source) {
+            Ok(answers) => Task::Answers(answers),
+            Err(e) => {
+                heartbeat.abort();
+                tracing::error!(submission = id, error = %e, "stored answers unreadable");
+                return (
+                    Some(judge),
+                    finish(state, &worker, id, internal(version)).await,
+                );
+            }
+        },
     };
 
     let runtime = tokio::runtime::Handle::current();
     let app = state.clone();
     let outcome = tokio::task::spawn_blocking(move || {
-        let problem = app.catalogue.get(&claimed.problem).expect("checked above");
         let mut position = 0i64;
         let mut on_event = |event: &Event| match event {
             Event::Compiled(c) => app.events.publish(id, Progress::Compiled { ok: c.ok }),
@@ -199,13 +222,22 @@ async fn judge_one(
             }
             Event::Subtask(_) => {}
         };
-        let judged = judge.judge(
-            problem,
-            &language,
-            &claimed.source,
-            Options::default(),
-            &mut on_event,
-        );
+        let judged = match task {
+            Task::Program(language) => judge.judge(
+                &problem,
+                &language,
+                &claimed.source,
+                Options::default(),
+                &mut on_event,
+            ),
+            Task::Answers(answers) => {
+                let instances = problem.instances(
+                    crate::api::personal_seed(claimed.user_id),
+                    crate::api::INSTANCES_PER_SUBTASK,
+                );
+                judge.judge_answers(&problem, &instances, &answers, &mut on_event)
+            }
+        };
         (judge, judged)
     })
     .await;
@@ -243,6 +275,12 @@ async fn judge_one(
         );
     }
     (judge, finish(state, &config.name, id, outcome).await)
+}
+
+/// What to judge: a program in a language, or answers by instance name.
+enum Task {
+    Program(Box<grundy_judge::Language>),
+    Answers(BTreeMap<String, String>),
 }
 
 fn internal(version: i64) -> Outcome {

@@ -18,8 +18,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
 
 pub use rows::{
-    Claimed, CustomProblem, NewSubmission, Outcome, ProblemVersion, Role, Session, Submission, SubmissionKind,
-    SubmissionStatus, TestRow, User,
+    Claimed, CustomProblem, NewSubmission, Outcome, ProblemVersion, Role, Session, Submission,
+    SubmissionKind, SubmissionStatus, TestRow, User,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -151,6 +151,12 @@ impl Store {
         let row: Option<rows::UserRow> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?);
         row.map(TryInto::try_into).transpose()
+    }
+
+    pub async fn set_password(&self, user: i64, password_hash: Option<&str>) -> Result<()> {
+        const SQL: &str = "UPDATE users SET password_hash = $1 WHERE id = $2";
+        on_both!(self, pool => sqlx::query(SQL).bind(password_hash).bind(user).execute(pool).await?.rows_affected());
+        Ok(())
     }
 
     pub async fn count_users(&self) -> Result<i64> {
@@ -302,7 +308,9 @@ impl Store {
             .bind(now)
             .fetch_optional(pool)
             .await?);
-        version.ok_or(StoreError::Conflict("a problem with this slug owned by someone else"))
+        version.ok_or(StoreError::Conflict(
+            "a problem with this slug owned by someone else",
+        ))
     }
 
     pub async fn custom_problem(&self, slug: &str) -> Result<Option<CustomProblem>> {
@@ -378,7 +386,9 @@ impl Store {
     pub async fn count_submissions_since(&self, user: i64, since: i64) -> Result<i64> {
         const SQL: &str =
             "SELECT COUNT(*) FROM submissions WHERE user_id = $1 AND created_at >= $2";
-        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(user).bind(since).fetch_one(pool).await?))
+        Ok(
+            on_both!(self, pool => sqlx::query_scalar(SQL).bind(user).bind(since).fetch_one(pool).await?),
+        )
     }
 
     pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {

@@ -117,6 +117,14 @@ pub enum SubmissionStatus {
 }
 
 impl SubmissionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubmissionStatus::Queued => "queued",
+            SubmissionStatus::Judging => "judging",
+            SubmissionStatus::Done => "done",
+        }
+    }
+
     fn parse(text: &str) -> Result<SubmissionStatus, StoreError> {
         match text {
             "queued" => Ok(SubmissionStatus::Queued),

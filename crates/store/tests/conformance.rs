@@ -653,7 +653,12 @@ async fn custom_problems_are_versioned_and_owned(store: &Store) {
     assert!(matches!(taken, Err(StoreError::Conflict(_))), "{taken:?}");
     let stored = store.custom_problem("my-nim").await.unwrap().unwrap();
     assert_eq!(
-        (stored.version, stored.content.as_slice(), stored.owner_id, stored.origin.as_str()),
+        (
+            stored.version,
+            stored.content.as_slice(),
+            stored.owner_id,
+            stored.origin.as_str()
+        ),
         (2, &b"zip v2"[..], owner, "package")
     );
     store

@@ -1,0 +1,262 @@
+//! Submissions: programs and answers, results, live progress.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use grundy_store::{NewSubmission, Submission, SubmissionKind, SubmissionStatus};
+use serde_json::{Value, json};
+use tokio_stream::wrappers::ReceiverStream;
+
+use super::JsonResult;
+use super::views::{
+    Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
+    SubmissionView, TestView,
+};
+use crate::auth::CurrentUser;
+use crate::error::rejection;
+use crate::{ApiError, AppState, now_ms};
+
+/// At most this many answers in one submission.
+const MAX_ANSWERS: usize = 1000;
+
+/// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names
+/// of `GET /api/v1/problems/{slug}/instances`). Limited per user per minute.
+#[utoipa::path(post, path = "/api/v1/submissions", tag = "submissions",
+    request_body = NewSubmissionBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, body = Created), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+pub(super) async fn create_submission(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<NewSubmissionBody>, JsonRejection>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let Json(new) = body.map_err(rejection)?;
+    if state.problems.get(&new.problem).is_none() {
+        return Err(ApiError::BadRequest(format!(
+            "no problem named {:?}",
+            new.problem
+        )));
+    }
+    let (kind, language, source) = match (new.language, new.source, new.answers) {
+        (Some(language), Some(source), None) => {
+            state
+                .languages
+                .get(&language)
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            if source.trim().is_empty() {
+                return Err(ApiError::BadRequest("the source is empty".into()));
+            }
+            if source.len() > state.limits.source_bytes {
+                return Err(ApiError::BadRequest(format!(
+                    "the source is larger than {} bytes",
+                    state.limits.source_bytes
+                )));
+            }
+            (SubmissionKind::Program, Some(language), source.into_bytes())
+        }
+        (None, None, Some(answers)) => {
+            if answers.is_empty() {
+                return Err(ApiError::BadRequest("no answers given".into()));
+            }
+            if answers.len() > MAX_ANSWERS {
+                return Err(ApiError::BadRequest(format!(
+                    "at most {MAX_ANSWERS} answers per submission"
+                )));
+            }
+            let json =
+                serde_json::to_vec(&answers).map_err(|e| ApiError::Internal(e.to_string()))?;
+            (SubmissionKind::Answers, None, json)
+        }
+        _ => {
+            return Err(ApiError::BadRequest(
+                "send either `language` and `source` (a program) or `answers` (instance name → \
+                 answer)"
+                    .into(),
+            ));
+        }
+    };
+    let rate = state.limits.submissions_per_minute;
+    let now = now_ms();
+    if rate > 0 {
+        let recent = state
+            .store
+            .count_submissions_since(user.id, now - 60_000)
+            .await?;
+        if recent >= i64::from(rate) {
+            return Err(ApiError::TooManyRequests {
+                retry_after_secs: 60,
+                limit: rate,
+            });
+        }
+    }
+    let id = state
+        .store
+        .create_submission(
+            &NewSubmission {
+                user_id: user.id,
+                problem: new.problem,
+                kind,
+                language,
+                source,
+                priority: 0,
+            },
+            now,
+        )
+        .await?;
+    state.queued.notify_one();
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id,
+            status: "queued".into(),
+        }),
+    ))
+}
+
+/// Newest first: a student's own; everyone's for teachers and admins.
+#[utoipa::path(get, path = "/api/v1/submissions", tag = "submissions",
+    params(SubmissionFilter),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, body = SubmissionList), (status = 401, body = ErrorBody)))]
+pub(super) async fn list_submissions(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(filter): Query<SubmissionFilter>,
+) -> JsonResult<SubmissionList> {
+    let owner = (!user.sees_all()).then_some(user.0.id);
+    let limit = filter.limit.unwrap_or(50).clamp(1, 500);
+    let found = state
+        .store
+        .submissions(owner, filter.problem.as_deref(), limit)
+        .await?;
+    Ok(Json(SubmissionList {
+        submissions: found.into_iter().map(SubmissionView::from).collect(),
+    }))
+}
+
+/// The submission if the caller may see it; someone else's is "not found", not "forbidden",
+/// so ids reveal nothing.
+pub(super) async fn visible(
+    state: &AppState,
+    user: &CurrentUser,
+    id: i64,
+) -> Result<Submission, ApiError> {
+    match state.store.submission(id).await? {
+        Some(s) if user.sees_all() || s.user_id == user.0.id => Ok(s),
+        _ => Err(ApiError::NotFound(format!("submission {id}"))),
+    }
+}
+
+/// One submission with its per-test results (hidden tests: verdict, time and memory, no data).
+#[utoipa::path(get, path = "/api/v1/submissions/{id}", tag = "submissions",
+    params(("id" = i64, Path)),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, body = SubmissionDetail), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub(super) async fn submission(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<i64>,
+) -> JsonResult<SubmissionDetail> {
+    let found = visible(&state, &user, id).await?;
+    let tests = state.store.test_results(id).await?;
+    let source = state.store.submission_source(id).await?.unwrap_or_default();
+    Ok(Json(SubmissionDetail {
+        submission: found.into(),
+        source: String::from_utf8_lossy(&source).into_owned(),
+        tests: tests.into_iter().map(TestView::from).collect(),
+    }))
+}
+
+/// Server-sent events: `state` (now), then `test` per test as judged, then `done`. Workers on
+/// other machines are followed by re-reading the store every second.
+#[utoipa::path(get, path = "/api/v1/submissions/{id}/events", tag = "submissions",
+    params(("id" = i64, Path)),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, content_type = "text/event-stream",
+        description = "events `state` {status, attempt}, `test` (a test result), `done` {verdict, score, max_score, compile_message}"),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub(super) async fn events(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    visible(&state, &user, id).await?;
+    // Subscribed before the snapshot is read, so nothing falls between the two.
+    let mut live = state.events.subscribe();
+    let mut stopping = state.events.stopping();
+    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    tokio::spawn(async move {
+        let event =
+            |name: &str, data: &Value| Ok(Event::default().event(name).data(data.to_string()));
+        let mut sent = -1i64; // the last test position sent
+        let mut announced: Option<i64> = None; // the attempt last told about
+        let mut poll = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            // The store is the truth: catch up from it, then wait for news.
+            let (Ok(Some(now)), Ok(tests)) = (
+                state.store.submission(id).await,
+                state.store.test_results(id).await,
+            ) else {
+                return;
+            };
+            // A new attempt (a worker died, a rejudge) starts its tests from position 0 again:
+            // the attempt count changes, or fewer results are stored than were already sent.
+            let restarted = announced.is_some_and(|tries| tries != now.attempts)
+                || (tests.len() as i64) <= sent;
+            if announced.is_none() || restarted {
+                if restarted {
+                    sent = -1;
+                }
+                announced = Some(now.attempts);
+                let state_event = json!({ "status": now.status, "attempt": now.attempts });
+                if tx.send(event("state", &state_event)).await.is_err() {
+                    return;
+                }
+            }
+            let since = sent;
+            for test in tests.iter().filter(|t| t.position > since) {
+                sent = test.position;
+                if tx
+                    .send(event("test", &json!(TestView::from(test.clone()))))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+            if now.status == SubmissionStatus::Done {
+                let done = json!({
+                    "verdict": now.verdict,
+                    "score": now.score,
+                    "max_score": now.max_score,
+                    "compile_message": now.compile_message,
+                });
+                let _ = tx.send(event("done", &done)).await;
+                return;
+            }
+            loop {
+                tokio::select! {
+                    message = live.recv() => match message {
+                        Ok((sub, _)) if sub == id => break,
+                        Ok(_) => continue,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                    },
+                    _ = poll.tick() => break,
+                    _ = stopping.wait_for(|stop| *stop) => return,
+                    // The client went away: stop querying for it.
+                    _ = tx.closed() => return,
+                }
+            }
+        }
+    });
+    Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
+}

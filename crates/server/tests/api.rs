@@ -1,0 +1,626 @@
+//! The API in process, over a real port 0, on SQLite, without workers: the OpenAPI document and
+//! Swagger UI, password logins and cookie sessions with CSRF protection, answer instances, the
+//! rate limit, teachers' packages, variants and exports, and problems surviving a restart.
+//! Judging itself is covered end to end in `crates/cli/tests/service.rs`.
+
+use std::io::{Cursor, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use grundy_judge::Languages;
+use grundy_problems::{Catalogue, ReadLimits};
+use grundy_server::{AppState, RequestLimits, auth};
+use grundy_store::{Role, Store};
+use reqwest::StatusCode;
+use reqwest::header::{COOKIE, ORIGIN, SET_COOKIE};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+struct Server {
+    url: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    state: AppState,
+}
+
+impl Server {
+    async fn start(dir: &Path, limits: RequestLimits) -> Server {
+        let store = Store::open_sqlite(&dir.join("grundy.db")).await.unwrap();
+        let state = AppState::new(
+            store,
+            Catalogue::builtin().unwrap(),
+            Languages::load(None).unwrap(),
+            limits,
+        );
+        state.load_problems().await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(grundy_server::serve(state.clone(), listener, async move {
+            let _ = stopped.await;
+        }));
+        Server {
+            url,
+            stop: Some(stop),
+            task: Some(tokio::spawn(async move {
+                task.await.unwrap().unwrap();
+            })),
+            state,
+        }
+    }
+
+    async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.task.take().unwrap().await.unwrap();
+        self.state.store.close().await;
+    }
+
+    /// A user with a password and a token.
+    async fn user(&self, name: &str, role: Role) -> String {
+        let hash = auth::hash_password(&format!("{name}-password")).unwrap();
+        let user = self
+            .state
+            .store
+            .create_user(name, role, Some(&hash), grundy_server::now_ms())
+            .await
+            .unwrap();
+        auth::issue_token(&self.state.store, user.id, "test")
+            .await
+            .unwrap()
+    }
+}
+
+fn limits() -> RequestLimits {
+    RequestLimits {
+        submissions_per_minute: 3,
+        package_bytes: 256 << 10,
+        ..RequestLimits::default()
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let body = response.bytes().await.unwrap();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn get(url: &str, token: Option<&str>) -> (StatusCode, Value) {
+    let mut request = client().get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    json_of(request.send().await.unwrap()).await
+}
+
+async fn post(url: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+    let mut request = client().post(url).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    json_of(request.send().await.unwrap()).await
+}
+
+async fn upload(url: &str, token: &str, zip: Vec<u8>) -> (StatusCode, Value) {
+    json_of(
+        client()
+            .post(format!("{url}/api/v1/problems"))
+            .bearer_auth(token)
+            .header("content-type", "application/zip")
+            .body(zip)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+}
+
+fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for (path, text) in files {
+        zip.start_file(*path, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// A small package: "print First when n is odd".
+fn pebbles(statement: &str) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "pebbles/problem.yaml",
+            "name: Pebbles\nlimits:\n  time_limit: 1\n  memory: 256\n".into(),
+        ),
+        ("pebbles/statement/problem.en.md", statement.into()),
+        ("pebbles/data/sample/1.in", "3\n".into()),
+        ("pebbles/data/sample/1.ans", "First\n".into()),
+        ("pebbles/data/secret/a.in", "4\n".into()),
+        ("pebbles/data/secret/a.ans", "Second\n".into()),
+        ("pebbles/data/secret/b.in", "5\n".into()),
+        ("pebbles/data/secret/b.ans", "First\n".into()),
+    ]
+}
+
+fn zip_owned(files: &[(&'static str, String)]) -> Vec<u8> {
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    zip_of(&borrowed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_openapi_document_and_swagger_ui_are_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let (status, doc) = get(&format!("{}/api/openapi.json", server.url), None).await;
+    assert_eq!(status, 200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = doc["paths"].as_object().unwrap();
+    for path in [
+        "/api/v1/health",
+        "/api/v1/problems",
+        "/api/v1/problems/{slug}",
+        "/api/v1/problems/{slug}/instances",
+        "/api/v1/problems/{slug}/variants",
+        "/api/v1/problems/{slug}/package",
+        "/api/v1/submissions",
+        "/api/v1/submissions/{id}",
+        "/api/v1/submissions/{id}/events",
+        "/api/v1/login",
+        "/api/v1/tokens",
+    ] {
+        assert!(paths.contains_key(path), "{path} is not described");
+    }
+    assert!(paths["/api/v1/submissions"]["post"].is_object());
+    assert!(paths["/api/v1/submissions"]["get"].is_object());
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["bearer"]["scheme"], "bearer");
+    assert_eq!(schemes["session"]["name"], "grundy_session");
+    assert!(doc["components"]["schemas"]["SubmissionDetail"].is_object());
+    // The document the server serves is the one the library builds.
+    assert_eq!(doc, serde_json::to_value(grundy_server::openapi()).unwrap());
+
+    let page = client()
+        .get(format!("{}/api/docs/", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("swagger-ui"), "{html}");
+    // Vendored: the page's script comes from this server, not a CDN.
+    assert!(
+        !html.contains("unpkg.com") && !html.contains("cdn."),
+        "{html}"
+    );
+    let script = client()
+        .get(format!("{}/api/docs/swagger-ui-bundle.js", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(script.status(), 200);
+    server.stop().await;
+}
+
+fn session_cookie(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|h| h.to_str().ok())
+        .find(|h| h.starts_with("grundy_session="))
+        .map(str::to_owned)
+}
+
+async fn login(url: &str, name: &str, password: &str) -> reqwest::Response {
+    client()
+        .post(format!("{url}/api/v1/login"))
+        .json(&json!({ "name": name, "password": password }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn password_logins_give_cookie_sessions_guarded_against_other_sites() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let url = server.url.clone();
+    server.user("ana", Role::Student).await;
+
+    for (name, password) in [("ana", "wrong-password"), ("nobody", "ana-password")] {
+        let response = login(&url, name, password).await;
+        assert!(session_cookie(&response).is_none());
+        let (status, doc) = json_of(response).await;
+        assert_eq!(status, 401);
+        // The same answer whether the name exists or not.
+        assert_eq!(doc["message"], "wrong name or password");
+    }
+
+    let response = login(&url, "ana", "ana-password").await;
+    let cookie = session_cookie(&response).expect("a session cookie");
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"));
+    let (status, me) = json_of(response).await;
+    assert_eq!((status, me["name"].as_str()), (StatusCode::OK, Some("ana")));
+    let pair = cookie.split(';').next().unwrap().to_owned();
+    let second = session_cookie(&login(&url, "ana", "ana-password").await).unwrap();
+    assert_ne!(
+        second.split(';').next().unwrap(),
+        pair,
+        "every login starts a new session"
+    );
+
+    let with_cookie = |request: reqwest::RequestBuilder| request.header(COOKIE, pair.clone());
+    let (status, me) = json_of(
+        with_cookie(client().get(format!("{url}/api/v1/me")))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        (status, me["role"].as_str()),
+        (StatusCode::OK, Some("student"))
+    );
+
+    // A same-origin write with the cookie works; another site's is refused.
+    let (status, token) = json_of(
+        with_cookie(client().post(format!("{url}/api/v1/tokens")))
+            .header(ORIGIN, url.clone())
+            .json(&json!({ "label": "laptop" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 201, "{token}");
+    let token = token["token"].as_str().unwrap().to_owned();
+    let (status, _) = get(&format!("{url}/api/v1/me"), Some(&token)).await;
+    assert_eq!(
+        status, 200,
+        "the token made in the browser works for scripts"
+    );
+    for (header, value) in [
+        ("sec-fetch-site", "cross-site"),
+        ("origin", "http://evil.example"),
+    ] {
+        let (status, doc) = json_of(
+            with_cookie(client().post(format!("{url}/api/v1/submissions")))
+                .header(header, value)
+                .json(&json!({ "problem": "stones", "answers": { "1": "First" } }))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(
+            (status, doc["error"].as_str()),
+            (StatusCode::FORBIDDEN, Some("forbidden")),
+            "{header}: {value}"
+        );
+    }
+    let (_, list) = get(&format!("{url}/api/v1/submissions"), Some(&token)).await;
+    assert_eq!(list["submissions"].as_array().unwrap().len(), 0);
+
+    // Changing the password needs the current one.
+    let change = |body: Value| {
+        with_cookie(client().put(format!("{url}/api/v1/me/password")))
+            .json(&body)
+            .send()
+    };
+    let (status, _) = json_of(
+        change(json!({ "current": "nope-nope", "new": "a-new-password" }))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 401);
+    let (status, doc) = json_of(
+        change(json!({ "current": "ana-password", "new": "short" }))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400, "{doc}");
+    let response = change(json!({ "current": "ana-password", "new": "a-new-password" }))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    assert_eq!(login(&url, "ana", "a-new-password").await.status(), 200);
+
+    // Logging out ends the session.
+    let response = with_cookie(client().post(format!("{url}/api/v1/logout")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    let cleared = session_cookie(&response).unwrap();
+    assert!(cleared.contains("Max-Age=0"));
+    let (status, _) = json_of(
+        with_cookie(client().get(format!("{url}/api/v1/me")))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admins_create_users_and_nobody_else_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let url = format!("{}/api/v1/users", server.url);
+    let admin = server.user("root", Role::Admin).await;
+    let teacher = server.user("tom", Role::Teacher).await;
+    let new = json!({ "name": "sam", "role": "student", "password": "sam-password" });
+    assert_eq!(post(&url, Some(&teacher), new.clone()).await.0, 403);
+    let (status, doc) = post(&url, Some(&admin), new.clone()).await;
+    assert_eq!(
+        (status, doc["role"].as_str()),
+        (StatusCode::CREATED, Some("student"))
+    );
+    assert_eq!(post(&url, Some(&admin), new).await.0, 409);
+    let (status, doc) = post(
+        &url,
+        Some(&admin),
+        json!({ "name": "x y", "role": "student" }),
+    )
+    .await;
+    assert_eq!(status, 400, "{doc}");
+    let (status, _) = post(&url, Some(&admin), json!({ "name": "z", "role": "wizard" })).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        login(&server.url, "sam", "sam-password").await.status(),
+        200
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answer_instances_are_personal_and_carry_no_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let url = format!("{}/api/v1/problems/stones/instances", server.url);
+    let ana = server.user("ana", Role::Student).await;
+    let bob = server.user("bob", Role::Student).await;
+    assert_eq!(get(&url, None).await.0, 401);
+    let (status, a1) = get(&url, Some(&ana)).await;
+    assert_eq!(status, 200);
+    let (_, a2) = get(&url, Some(&ana)).await;
+    let (_, b) = get(&url, Some(&bob)).await;
+    assert_eq!(a1, a2, "the same instances every time");
+    let instances = a1["instances"].as_array().unwrap();
+    let stones = Catalogue::builtin().unwrap();
+    let stones = stones.get("stones").unwrap();
+    let samples = stones.samples.len();
+    assert_eq!(instances.len(), samples + 2 * stones.spec.subtasks.len());
+    assert!(instances.iter().all(|i| i.get("answer").is_none()));
+    assert_eq!(instances[0]["group"], "samples");
+    assert_eq!(instances[0]["input"], stones.samples[0].input.as_str());
+    let inputs = |doc: &Value| -> Vec<String> {
+        doc["instances"].as_array().unwrap()[samples..]
+            .iter()
+            .map(|i| i["input"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_ne!(inputs(&a1), inputs(&b), "another student, other instances");
+    // Not the hidden tests (the small subtask's inputs are few enough to meet by chance; the
+    // full one's are not).
+    let hidden: Vec<String> = stones.tests().map(|t| t.input).collect();
+    let full: Vec<&Value> = instances.iter().filter(|i| i["group"] == "full").collect();
+    assert_eq!(full.len(), 2);
+    assert!(
+        full.iter()
+            .all(|i| !hidden.iter().any(|h| i["input"] == h.as_str()))
+    );
+    assert_eq!(
+        get(
+            &format!("{}/api/v1/problems/nope/instances", server.url),
+            Some(&ana)
+        )
+        .await
+        .0,
+        404
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submissions_are_checked_and_limited_per_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let url = format!("{}/api/v1/submissions", server.url);
+    let ana = server.user("ana", Role::Student).await;
+    let bob = server.user("bob", Role::Student).await;
+    for (body, want) in [
+        (
+            json!({ "problem": "stones", "language": "c", "source": "x", "answers": {"1": "First"} }),
+            400,
+        ),
+        (json!({ "problem": "stones" }), 400),
+        (json!({ "problem": "stones", "answers": {} }), 400),
+        (json!({ "problem": "stones", "language": "c" }), 400),
+    ] {
+        let (status, doc) = post(&url, Some(&ana), body.clone()).await;
+        assert_eq!(status, want, "{body}: {doc}");
+        assert_eq!(doc["error"], "bad_request");
+    }
+    for _ in 0..3 {
+        let (status, doc) = post(
+            &url,
+            Some(&ana),
+            json!({ "problem": "stones", "answers": { "1": "First" } }),
+        )
+        .await;
+        assert_eq!(status, 201, "{doc}");
+    }
+    let response = client()
+        .post(&url)
+        .bearer_auth(&ana)
+        .json(&json!({ "problem": "stones", "answers": { "1": "First" } }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["retry-after"], "60");
+    let (status, doc) = json_of(response).await;
+    assert_eq!(
+        (status, doc["error"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("too_many_requests"))
+    );
+    let (status, _) = post(
+        &url,
+        Some(&bob),
+        json!({ "problem": "stones", "answers": { "1": "First" } }),
+    )
+    .await;
+    assert_eq!(status, 201, "the limit is per user");
+    let (_, list) = get(&url, Some(&ana)).await;
+    let list = list["submissions"].as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    assert!(
+        list.iter()
+            .all(|s| s["kind"] == "answers" && s["status"] == "queued")
+    );
+    let (_, one) = get(&format!("{url}/{}", list[0]["id"]), Some(&ana)).await;
+    assert_eq!(one["source"], r#"{"1":"First"}"#);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn teachers_publish_packages_and_variants_that_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let base = server.url.clone();
+    let teacher = server.user("tom", Role::Teacher).await;
+    let other = server.user("tess", Role::Teacher).await;
+    let student = server.user("ana", Role::Student).await;
+    let good = zip_owned(&pebbles("# Pebbles\n\nTake $n$ pebbles.\n"));
+
+    let (status, _) = upload(&base, &student, good.clone()).await;
+    assert_eq!(status, 403);
+    let (status, doc) = upload(&base, &teacher, good.clone()).await;
+    assert_eq!(status, 201, "{doc}");
+    assert_eq!(
+        (
+            doc["slug"].as_str(),
+            doc["version"].as_u64(),
+            doc["origin"].as_str()
+        ),
+        (Some("pebbles"), Some(1), Some("package"))
+    );
+    let (status, doc) = get(&format!("{base}/api/v1/problems/pebbles"), None).await;
+    assert_eq!(status, 200);
+    assert!(
+        doc["statement_html"].as_str().unwrap().contains("<math"),
+        "{doc}"
+    );
+    assert_eq!(doc["samples"][0]["answer"], "First\n");
+    let (status, doc) = upload(&base, &teacher, good.clone()).await;
+    assert_eq!((status.as_u16(), doc["version"].as_u64()), (201, Some(2)));
+    let (status, doc) = upload(&base, &other, good.clone()).await;
+    assert_eq!(status, 409, "another teacher's slug: {doc}");
+
+    // Broken packages: a clear 422 naming the problem, nothing stored.
+    let mut no_answer = pebbles("x");
+    no_answer.retain(|(p, _)| *p != "pebbles/data/secret/b.ans");
+    let mut no_statement = pebbles("x");
+    no_statement.retain(|(p, _)| !p.contains("statement"));
+    for (zip, mentions) in [
+        (b"not a zip at all".to_vec(), "zip"),
+        (zip_owned(&no_answer), "b.ans"),
+        (zip_owned(&no_statement), "statement"),
+        (zip_of(&[("../evil/problem.yaml", "name: x\n")]), ".."),
+    ] {
+        let (status, doc) = upload(&base, &teacher, zip).await;
+        assert_eq!(
+            (status.as_u16(), doc["error"].as_str()),
+            (422, Some("invalid")),
+            "{doc}"
+        );
+        assert!(doc["message"].as_str().unwrap().contains(mentions), "{doc}");
+    }
+    let mut builtin = pebbles("x");
+    builtin[0].1 = "name: Stones\ngrundy:\n  slug: stones\n".into();
+    let (status, _) = upload(&base, &teacher, zip_owned(&builtin)).await;
+    assert_eq!(status, 409, "a built-in slug cannot be taken");
+    let huge = vec![0u8; 300 << 10];
+    let (status, doc) = upload(&base, &teacher, huge).await;
+    assert_eq!(
+        (status.as_u16(), doc["error"].as_str()),
+        (413, Some("too_large"))
+    );
+
+    // A variant of Stones from parameters.
+    let variant = json!({
+        "slug": "stones-tiny",
+        "title": { "en": "Tiny stones" },
+        "time_limit_ms": 1000,
+        "subtasks": [
+            { "name": "all", "points": 100, "tests": 5, "generator": { "max_n": 2, "max_k": 10 } }
+        ]
+    });
+    let url = format!("{base}/api/v1/problems/stones/variants");
+    assert_eq!(post(&url, Some(&student), variant.clone()).await.0, 403);
+    let (status, doc) = post(&url, Some(&teacher), variant.clone()).await;
+    assert_eq!(status, 201, "{doc}");
+    assert_eq!(doc["origin"], "variant");
+    let mut outside = variant.clone();
+    outside["slug"] = "stones-huge".into();
+    outside["subtasks"][0]["generator"]["max_k"] = 1_000_000_000.into();
+    let (status, doc) = post(&url, Some(&teacher), outside).await;
+    assert_eq!(status, 422, "{doc}");
+    let (status, doc) = get(&format!("{base}/api/v1/problems/stones-tiny"), None).await;
+    assert_eq!(status, 200);
+    assert!(
+        doc["statement_markdown"]
+            .as_str()
+            .unwrap()
+            .contains("This variant")
+    );
+    assert_eq!(doc["time_limit_ms"], 1000);
+
+    // Export: any problem as a package, for teachers.
+    let export = |slug: &str, token: &str| {
+        client()
+            .get(format!("{base}/api/v1/problems/{slug}/package"))
+            .bearer_auth(token)
+            .send()
+    };
+    assert_eq!(export("stones", &student).await.unwrap().status(), 403);
+    let response = export("stones", &teacher).await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/zip");
+    let zip = response.bytes().await.unwrap();
+    let exported = grundy_problems::read_zip(&zip, &ReadLimits::default()).unwrap();
+    let stones = Catalogue::builtin().unwrap();
+    let stones = stones.get("stones").unwrap();
+    assert_eq!(
+        exported.tests().map(|t| t.input).collect::<Vec<_>>(),
+        stones.tests().map(|t| t.input).collect::<Vec<_>>()
+    );
+    server.stop().await;
+
+    // A restart loads the custom problems back, at their versions.
+    let server = Server::start(dir.path(), limits()).await;
+    let (_, list) = get(&format!("{}/api/v1/problems", server.url), None).await;
+    let find = |slug: &str| {
+        list["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["slug"] == slug)
+            .cloned()
+            .unwrap_or_else(|| panic!("{slug} is listed"))
+    };
+    assert_eq!(find("pebbles")["version"], 2);
+    assert_eq!(find("stones-tiny")["origin"], "variant");
+    assert_eq!(find("stones")["origin"], "builtin");
+    server.stop().await;
+}
