@@ -32,8 +32,9 @@ fn grundy_command(args: &[&str]) -> Command {
     command
 }
 
-/// Starts `grundy serve` on port 0; returns it, its URL and the first admin's token.
-fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, String) {
+/// Starts `grundy serve` on port 0; returns it, its URL and the first admin's token (printed
+/// when the database has no users yet).
+fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, Option<String>) {
     let mut args = vec![
         "serve",
         "--listen",
@@ -59,11 +60,7 @@ fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, String) {
         }
     }
     std::thread::spawn(move || for _ in lines {}); // keep the pipe drained
-    (
-        Process(child),
-        url.unwrap(),
-        token.expect("a fresh database prints the first admin's token"),
-    )
+    (Process(child), url.unwrap(), token)
 }
 
 fn admin_create(data: &[&str], name: &str, role: &str) -> String {
@@ -160,6 +157,7 @@ async fn serve_and_submit_on_sqlite() {
     }
     let data = tempfile::tempdir().unwrap();
     let (_server, url, admin) = serve(&["--workers", "1"], data.path());
+    let admin = admin.expect("a fresh database prints the first admin's token");
 
     let (accepted, out) = submit(&url, &admin, "stones", "stones/ok.cpp");
     assert!(accepted, "{out}");
@@ -190,7 +188,15 @@ async fn serve_and_submit_on_sqlite() {
     assert!(tests.iter().all(|t| t["verdict"] == "accepted"
         && t["cpu_ms"].is_i64()
         && t["memory_kib"].as_i64() > Some(0)));
-    assert!(doc.get("source").is_none(), "the source is not echoed");
+    assert_eq!(
+        doc["source"].as_str(),
+        Some(
+            std::fs::read_to_string(programs().join("solutions/stones/ok.cpp"))
+                .unwrap()
+                .as_str()
+        ),
+        "the owner sees the source"
+    );
 
     // A student, created while the server runs, sees only their own submissions.
     let data_args = ["--data-dir", data.path().to_str().unwrap()];
@@ -346,6 +352,313 @@ async fn serve_and_submit_on_sqlite() {
     );
 }
 
+fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (path, text) in files {
+        zip.start_file(*path, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// "Take pebbles": First wins when n is odd. With `validator`, answers are judged by a Python
+/// output validator that also takes the initial alone ("F" for "First").
+fn pebbles(slug: &str, validator: bool) -> Vec<u8> {
+    let yaml = format!(
+        "name: Pebbles\nlimits:\n  time_limit: 2\n  memory: 256\n{}grundy:\n  slug: {slug}\n",
+        if validator {
+            "validation: custom\n"
+        } else {
+            ""
+        }
+    );
+    let mut files = vec![
+        ("problem.yaml", yaml.as_str()),
+        (
+            "statement/problem.en.md",
+            "# Pebbles\n\nWho wins with $n$ pebbles?\n",
+        ),
+        ("data/sample/1.in", "3\n"),
+        ("data/sample/1.ans", "First\n"),
+        ("data/secret/a.in", "4\n"),
+        ("data/secret/a.ans", "Second\n"),
+        ("data/secret/b.in", "7\n"),
+        ("data/secret/b.ans", "First\n"),
+    ];
+    if validator {
+        files.push((
+            "output_validators/anycase/validate.py",
+            "import sys\n\
+             answer = open(sys.argv[2]).read().split()\n\
+             output = sys.stdin.read().split()\n\
+             ok = len(output) == 1 and answer[0].lower().startswith(output[0].lower())\n\
+             sys.exit(42 if ok else 43)\n",
+        ));
+    }
+    zip_of(&files)
+}
+
+async fn submit_json(url: &str, token: &str, body: Value) -> i64 {
+    let (status, doc) = call(
+        reqwest::Method::POST,
+        &format!("{url}/api/v1/submissions"),
+        Some(token),
+        Some(body.to_string().into()),
+    )
+    .await;
+    assert_eq!(status, 201, "{doc}");
+    doc["id"].as_i64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_packages_and_the_problem_tools_on_sqlite() {
+    let test = "answers and packages on SQLite";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/python3") {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let data_dir = data.path().to_str().unwrap();
+    let file = |name: &str| data.path().join(name).to_str().unwrap().to_owned();
+
+    // A teacher with a password read from stdin, and a token.
+    let mut child = grundy_command(&[
+        "admin",
+        "create-user",
+        "--name",
+        "tina",
+        "--role",
+        "teacher",
+        "--password-stdin",
+        "--print-token",
+        "--data-dir",
+        data_dir,
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .spawn()
+    .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"tina-password-1\n")
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let teacher = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_owned();
+
+    // The problem tools: export a built-in problem, import a package into the database.
+    let run = |args: &[&str]| grundy_command(args).output().unwrap();
+    let out = run(&["problems", "export", "stones", "--out", &file("stones.zip")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exported = grundy_problems::read_zip(
+        &std::fs::read(file("stones.zip")).unwrap(),
+        &grundy_problems::ReadLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(exported.slug(), "stones");
+    let out = run(&[
+        "problems",
+        "import",
+        &file("stones.zip"),
+        "--data-dir",
+        data_dir,
+    ]);
+    assert!(!out.status.success(), "a built-in slug is refused");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("built-in"));
+    std::fs::write(file("pebbles.zip"), pebbles("pebbles", false)).unwrap();
+    let out = run(&[
+        "problems",
+        "import",
+        &file("pebbles.zip"),
+        "--owner",
+        "tina",
+        "--data-dir",
+        data_dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("imported pebbles version 1"));
+    std::fs::write(file("broken.zip"), b"PK not really").unwrap();
+    let out = run(&[
+        "problems",
+        "import",
+        &file("broken.zip"),
+        "--data-dir",
+        data_dir,
+    ]);
+    assert!(!out.status.success());
+
+    let (_server, url, admin) = serve(&["--workers", "1"], data.path());
+    assert!(admin.is_none(), "a database with users gets no new admin");
+    let (status, _) = call(
+        reqwest::Method::POST,
+        &format!("{url}/api/v1/login"),
+        None,
+        Some(
+            json!({"name": "tina", "password": "tina-password-1"})
+                .to_string()
+                .into(),
+        ),
+    )
+    .await;
+    assert_eq!(status, 200, "the password given on stdin signs in");
+
+    // The imported package judges programs.
+    let parity = "n = int(input())\nprint('First' if n % 2 else 'Second')\n";
+    let lower = "n = int(input())\nprint('first' if n % 2 else 'second')\n";
+    let initial = "n = int(input())\nprint('F' if n % 2 else 'S')\n";
+    let program = |problem: &str, source: &str| json!({"problem": problem, "language": "python3", "source": source});
+    let id = submit_json(&url, &teacher, program("pebbles", parity)).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        (doc["verdict"].as_str(), doc["score"].as_i64()),
+        (Some("accepted"), Some(100)),
+        "{doc}"
+    );
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 3);
+    let id = submit_json(&url, &teacher, program("pebbles", lower)).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        doc["verdict"], "accepted",
+        "Kattis's default comparison ignores case: {doc}"
+    );
+    let id = submit_json(&url, &teacher, program("pebbles", initial)).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(doc["verdict"], "wrong_answer", "{doc}");
+
+    // An uploaded package with an output validator, run in the sandbox.
+    let response = reqwest::Client::new()
+        .post(format!("{url}/api/v1/problems"))
+        .bearer_auth(&teacher)
+        .header("content-type", "application/zip")
+        .body(pebbles("pebbles-anycase", true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+    let id = submit_json(&url, &teacher, program("pebbles-anycase", initial)).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        (doc["verdict"].as_str(), doc["score"].as_i64()),
+        (Some("accepted"), Some(100)),
+        "{doc}"
+    );
+    let wrong = "print('first')\n";
+    let id = submit_json(&url, &teacher, program("pebbles-anycase", wrong)).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        (doc["verdict"].as_str(), doc["score"].as_i64()),
+        (Some("wrong_answer"), Some(0)),
+        "{doc}"
+    );
+
+    // Answers without a program: right ones are accepted; wrong answers to the full subtask's
+    // instances cost its points only.
+    let (status, list) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/problems/stones/instances"),
+        Some(&teacher),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let catalogue = grundy_problems::Catalogue::builtin().unwrap();
+    let solver = catalogue.get("stones").unwrap().solver().unwrap();
+    let mut right = serde_json::Map::new();
+    let mut partly = serde_json::Map::new();
+    for instance in list["instances"].as_array().unwrap() {
+        let name = instance["name"].as_str().unwrap().to_owned();
+        let answer = solver
+            .solve_text(instance["input"].as_str().unwrap())
+            .unwrap();
+        let flipped = if answer.trim() == "First" {
+            "Second"
+        } else {
+            "First"
+        };
+        right.insert(name.clone(), answer.clone().into());
+        let given = if instance["group"] == "full" {
+            flipped.to_owned()
+        } else {
+            answer
+        };
+        partly.insert(name, given.into());
+    }
+    let id = submit_json(
+        &url,
+        &teacher,
+        json!({"problem": "stones", "answers": right}),
+    )
+    .await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        (
+            doc["verdict"].as_str(),
+            doc["score"].as_i64(),
+            doc["kind"].as_str()
+        ),
+        (Some("accepted"), Some(100), Some("answers")),
+        "{doc}"
+    );
+    assert_eq!(
+        doc["tests"].as_array().unwrap().len(),
+        list["instances"].as_array().unwrap().len()
+    );
+    let id = submit_json(
+        &url,
+        &teacher,
+        json!({"problem": "stones", "answers": partly}),
+    )
+    .await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        (doc["verdict"].as_str(), doc["score"].as_i64()),
+        (Some("wrong_answer"), Some(30)),
+        "{doc}"
+    );
+    drop(_server);
+
+    // Problems made in the service export from its database.
+    let out = run(&[
+        "problems",
+        "export",
+        "pebbles-anycase",
+        "--out",
+        &file("anycase.zip"),
+        "--data-dir",
+        data_dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back = grundy_problems::read_zip(
+        &std::fs::read(file("anycase.zip")).unwrap(),
+        &grundy_problems::ReadLimits::default(),
+    )
+    .unwrap();
+    assert!(back.output_validator().is_some());
+}
+
 /// A fresh PostgreSQL database for one test, dropped at the end.
 struct PgDatabase {
     admin_url: String,
@@ -451,6 +764,7 @@ async fn two_workers_on_postgres_judge_each_submission_once_even_when_one_dies()
     };
     let data = tempfile::tempdir().unwrap();
     let (_server, url, admin) = serve(&["--database-url", &db.url, "--workers", "0"], data.path());
+    let admin = admin.expect("a fresh database prints the first admin's token");
     let first = worker(&db.url, &data.path().join("w1"), "3");
     let _second = worker(&db.url, &data.path().join("w2"), "3");
 

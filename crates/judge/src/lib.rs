@@ -563,9 +563,10 @@ impl Judge {
             limits,
         };
         let report = self.sandbox.run(&spec)?;
+        // Its verdict is its exit code, which the sandbox reports as a runtime error.
         Ok(match (report.status, report.exit_code) {
-            (Status::Ok, Some(VALIDATOR_ACCEPTS)) => CheckOutcome::Accepted,
-            (Status::Ok, Some(VALIDATOR_REJECTS)) => {
+            (Status::RuntimeError, Some(VALIDATOR_ACCEPTS)) => CheckOutcome::Accepted,
+            (Status::RuntimeError, Some(VALIDATOR_REJECTS)) => {
                 CheckOutcome::WrongAnswer("the output validator rejected the output".to_owned())
             }
             (status, code) => CheckOutcome::CheckerFailed(format!(
