@@ -269,8 +269,8 @@ async fn serve_and_submit_on_sqlite() {
             json!({"problem": "stones", "language": "c", "source": "x", "extra": 1})
                 .to_string()
                 .into(),
-            400,
-            "bad_request",
+            422,
+            "invalid",
         ),
         (
             Some(&admin),

@@ -40,7 +40,7 @@ pub fn token_digest(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-fn session_id(secret: &str) -> String {
+pub fn session_id(secret: &str) -> String {
     Sha256::digest(secret.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -104,14 +104,21 @@ fn verify_password(password: &str, stored: Option<&str>) -> bool {
 
 /// The user whose name and password these are; `None` for any mismatch, without saying which.
 pub async fn check_login(
-    store: &Store,
+    state: &AppState,
     name: &str,
     password: &str,
 ) -> Result<Option<User>, ApiError> {
     if password.len() > MAX_PASSWORD_BYTES {
         return Ok(None);
     }
-    let user = store.user_by_name(name).await?;
+    let user = state.store.user_by_name(name).await?;
+    // Each check takes ~20 MiB and tens of milliseconds: a flood of logins waits here rather
+    // than filling the blocking pool.
+    let _permit = state
+        .hashing
+        .acquire()
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     let stored = user.as_ref().and_then(|u| u.password_hash.clone());
     let password = password.to_owned();
     let ok = tokio::task::spawn_blocking(move || verify_password(&password, stored.as_deref()))
@@ -241,6 +248,34 @@ impl FromRequestParts<AppState> for CurrentUser {
             .await?
             .ok_or(ApiError::Unauthorized)?;
         Ok(CurrentUser(user))
+    }
+}
+
+/// A teacher or admin: refused before the request body is read (uploads are large).
+#[derive(Debug, Clone)]
+pub struct Teacher(pub CurrentUser);
+
+impl FromRequestParts<AppState> for Teacher {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        user.require_teacher()?;
+        Ok(Teacher(user))
+    }
+}
+
+/// An admin, checked before the body is read.
+#[derive(Debug, Clone)]
+pub struct Admin(pub CurrentUser);
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        user.require_admin()?;
+        Ok(Admin(user))
     }
 }
 

@@ -29,6 +29,8 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     #[error("internal error")]
     Internal(String),
 }
@@ -48,6 +50,9 @@ impl ApiError {
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -90,9 +95,48 @@ impl IntoResponse for ApiError {
 
 /// Malformed JSON, a wrong content type, an oversized body: the same JSON error shape.
 pub(crate) fn rejection(rejection: axum::extract::rejection::JsonRejection) -> ApiError {
-    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::TooLarge
-    } else {
-        ApiError::BadRequest(rejection.body_text())
+    match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge,
+        // Well-formed JSON of the wrong shape (a missing or unknown field, a wrong type).
+        StatusCode::UNPROCESSABLE_ENTITY => ApiError::Invalid(rejection.body_text()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::UnsupportedMediaType(rejection.body_text()),
+        _ => ApiError::BadRequest(rejection.body_text()),
     }
+}
+
+/// Errors made by layers and the router itself (a timeout, a wrong method, an unreadable path
+/// parameter, an unsupported content type) come without a body or as plain text; they get the
+/// handlers' JSON shape too.
+pub(crate) async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let code = match status {
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        s if s.is_server_error() => "internal",
+        _ => "bad_request",
+    };
+    let message = if status.is_server_error() || text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        String::from_utf8_lossy(&text).into_owned()
+    };
+    let mut response = (status, Json(json!({ "error": code, "message": message }))).into_response();
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            response.headers_mut().append(name, value.clone());
+        }
+    }
+    response
 }

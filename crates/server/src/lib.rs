@@ -42,6 +42,8 @@ pub struct App {
     /// Wakes in-process workers when a submission arrives.
     pub queued: tokio::sync::Notify,
     pub limits: RequestLimits,
+    /// Password hashing and checking at once (Argon2 is memory- and CPU-hungry on purpose).
+    pub hashing: tokio::sync::Semaphore,
 }
 
 /// Sizes and rates the API enforces.
@@ -86,6 +88,9 @@ impl AppState {
             events: events::Hub::default(),
             queued: tokio::sync::Notify::new(),
             limits,
+            hashing: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
         }))
     }
 

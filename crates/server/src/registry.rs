@@ -151,14 +151,18 @@ impl Problems {
         self.builtin.iter().any(|e| e.problem.slug() == slug)
     }
 
-    /// Adds or replaces a custom problem.
+    /// Adds a custom problem, or replaces an older version of it; returns what is offered now
+    /// (a racing newer version stays).
     pub fn insert(&self, problem: Problem, origin: Origin, owner: i64) -> Arc<Entry> {
         let entry = Arc::new(Entry::new(problem, origin, Some(owner)));
-        self.custom
-            .write()
-            .expect("registry lock")
-            .insert(entry.problem.slug().to_owned(), entry.clone());
-        entry
+        let mut custom = self.custom.write().expect("registry lock");
+        let slot = custom
+            .entry(entry.problem.slug().to_owned())
+            .or_insert_with(|| entry.clone());
+        if slot.problem.spec.version < entry.problem.spec.version {
+            *slot = entry;
+        }
+        slot.clone()
     }
 
     /// Loads every custom problem from the store. One that no longer loads (a format this
@@ -189,16 +193,25 @@ impl Problems {
         if let Some(entry) = self.builtin.iter().find(|e| e.problem.slug() == slug) {
             return Ok(Some(entry.clone()));
         }
-        let Some(custom) = store.custom_problem(slug).await? else {
+        // The version alone first: the content (a package of megabytes) only when it changed.
+        let Some(version) = store.custom_problem_version(slug).await? else {
             return Ok(None);
         };
         if let Some(entry) = self.get(slug)
-            && i64::from(entry.problem.spec.version) == custom.version
+            && i64::from(entry.problem.spec.version) == version
         {
             return Ok(Some(entry));
         }
-        let (problem, origin) = build(&custom)?;
-        Ok(Some(self.insert(problem, origin, custom.owner_id)))
+        let Some(custom) = store.custom_problem(slug).await? else {
+            return Ok(None);
+        };
+        let (problem, origin) = tokio::task::spawn_blocking(move || {
+            build(&custom).map(|(problem, origin)| (problem, origin, custom.owner_id))
+        })
+        .await
+        .map_err(|e| RegistryError::Invalid(format!("loading {slug}: {e}")))?
+        .map(|(problem, origin, owner)| (problem, (origin, owner)))?;
+        Ok(Some(self.insert(problem, origin.0, origin.1)))
     }
 
     /// Records the version of every built-in problem (a changed problem must have a new one).

@@ -70,6 +70,20 @@ impl Server {
     }
 }
 
+/// A token for the teacher `tom` made before a restart.
+async fn teacher_again(server: &Server) -> String {
+    let tom = server
+        .state
+        .store
+        .user_by_name("tom")
+        .await
+        .unwrap()
+        .unwrap();
+    auth::issue_token(&server.state.store, tom.id, "again")
+        .await
+        .unwrap()
+}
+
 fn limits() -> RequestLimits {
     RequestLimits {
         submissions_per_minute: 3,
@@ -319,7 +333,9 @@ async fn password_logins_give_cookie_sessions_guarded_against_other_sites() {
             .unwrap(),
     )
     .await;
-    assert_eq!(status, 401);
+    assert_eq!(status, 403, "signed in, but not with that password");
+    let elsewhere = session_cookie(&login(&url, "ana", "ana-password").await).unwrap();
+    let elsewhere = elsewhere.split(';').next().unwrap().to_owned();
     let (status, doc) = json_of(
         change(json!({ "current": "ana-password", "new": "short" }))
             .await
@@ -332,6 +348,22 @@ async fn password_logins_give_cookie_sessions_guarded_against_other_sites() {
         .unwrap();
     assert_eq!(response.status(), 204);
     assert_eq!(login(&url, "ana", "a-new-password").await.status(), 200);
+    let me_with = |cookie: String| {
+        client()
+            .get(format!("{url}/api/v1/me"))
+            .header(COOKIE, cookie)
+            .send()
+    };
+    assert_eq!(
+        me_with(elsewhere).await.unwrap().status(),
+        401,
+        "other sessions end"
+    );
+    assert_eq!(
+        me_with(pair.clone()).await.unwrap().status(),
+        200,
+        "this one goes on"
+    );
 
     // Logging out ends the session.
     let response = with_cookie(client().post(format!("{url}/api/v1/logout")))
@@ -447,10 +479,15 @@ async fn submissions_are_checked_and_limited_per_user() {
         (json!({ "problem": "stones" }), 400),
         (json!({ "problem": "stones", "answers": {} }), 400),
         (json!({ "problem": "stones", "language": "c" }), 400),
+        (json!({ "problem": "stones", "answers": { "1": 1 } }), 422),
+        (
+            json!({ "problem": "stones", "answers": { "1": "First" }, "version": 99 }),
+            409,
+        ),
     ] {
         let (status, doc) = post(&url, Some(&ana), body.clone()).await;
         assert_eq!(status, want, "{body}: {doc}");
-        assert_eq!(doc["error"], "bad_request");
+        assert!(doc["message"].is_string());
     }
     for _ in 0..3 {
         let (status, doc) = post(
@@ -622,5 +659,55 @@ async fn teachers_publish_packages_and_variants_that_survive_a_restart() {
     assert_eq!(find("pebbles")["version"], 2);
     assert_eq!(find("stones-tiny")["origin"], "variant");
     assert_eq!(find("stones")["origin"], "builtin");
+    let (status, doc) = post(
+        &format!("{}/api/v1/submissions", server.url),
+        Some(&teacher_again(&server).await),
+        json!({ "problem": "pebbles", "answers": { "1": "First" } }),
+    )
+    .await;
+    assert_eq!(
+        status, 400,
+        "a package's hidden tests cannot be answered: {doc}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_from_the_router_itself_are_json_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let ana = server.user("ana", Role::Student).await;
+    let (status, doc) = get(
+        &format!("{}/api/v1/submissions/abc", server.url),
+        Some(&ana),
+    )
+    .await;
+    assert_eq!(
+        (status.as_u16(), doc["error"].as_str()),
+        (400, Some("bad_request")),
+        "{doc}"
+    );
+    assert!(
+        doc["message"].as_str().unwrap().contains("abc")
+            || !doc["message"].as_str().unwrap().is_empty()
+    );
+    let (status, doc) = json_of(
+        client()
+            .delete(format!("{}/api/v1/problems", server.url))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        (status.as_u16(), doc["error"].as_str()),
+        (405, Some("method_not_allowed")),
+        "{doc}"
+    );
+    let (status, doc) = get(&format!("{}/api/v1/nothing", server.url), None).await;
+    assert_eq!(
+        (status.as_u16(), doc["error"].as_str()),
+        (404, Some("not_found"))
+    );
     server.stop().await;
 }

@@ -235,6 +235,14 @@ impl Store {
         Ok(())
     }
 
+    /// Ends every session of `user` but `keep`.
+    pub async fn delete_user_sessions(&self, user: i64, keep: Option<&str>) -> Result<u64> {
+        const SQL: &str = "DELETE FROM sessions WHERE user_id = $1 AND ($2 IS NULL OR id <> $2)";
+        Ok(
+            on_both!(self, pool => sqlx::query(SQL).bind(user).bind(keep).execute(pool).await?.rows_affected()),
+        )
+    }
+
     /// Removes expired sessions; returns how many.
     pub async fn delete_expired_sessions(&self, now: i64) -> Result<u64> {
         const SQL: &str = "DELETE FROM sessions WHERE expires_at <= $1";
@@ -317,6 +325,12 @@ impl Store {
         const SQL: &str = "SELECT slug, origin, owner_id, version, content, created_at \
                            FROM custom_problems WHERE slug = $1";
         Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(slug).fetch_optional(pool).await?))
+    }
+
+    /// The stored version of a custom problem, without its content.
+    pub async fn custom_problem_version(&self, slug: &str) -> Result<Option<i64>> {
+        const SQL: &str = "SELECT version FROM custom_problems WHERE slug = $1";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(slug).fetch_optional(pool).await?))
     }
 
     pub async fn custom_problems(&self) -> Result<Vec<CustomProblem>> {

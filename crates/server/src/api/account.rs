@@ -15,7 +15,12 @@ use crate::auth::{self, CurrentUser};
 use crate::error::rejection;
 use crate::{ApiError, AppState, now_ms};
 
-async fn hash(password: String) -> Result<String, ApiError> {
+async fn hash(state: &AppState, password: String) -> Result<String, ApiError> {
+    let _permit = state
+        .hashing
+        .acquire()
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     tokio::task::spawn_blocking(move || auth::hash_password(&password))
         .await
         .map_err(|e| ApiError::Internal(format!("password hashing: {e}")))?
@@ -29,14 +34,14 @@ async fn hash(password: String) -> Result<String, ApiError> {
 #[utoipa::path(post, path = "/api/v1/login", tag = "accounts", request_body = LoginBody,
     responses((status = 200, body = UserView,
             headers(("set-cookie" = String, description = "grundy_session; HttpOnly; SameSite=Lax"))),
-        (status = 401, body = ErrorBody)))]
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub(super) async fn login(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Result<Json<LoginBody>, JsonRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Json(login) = body.map_err(rejection)?;
-    let user = auth::check_login(&state.store, &login.name, &login.password)
+    let user = auth::check_login(&state, &login.name, &login.password)
         .await?
         .ok_or(ApiError::BadLogin)?;
     let previous = auth::session_secret(&headers);
@@ -79,25 +84,34 @@ pub(super) async fn me(CurrentUser(user): CurrentUser) -> Json<UserView> {
 #[utoipa::path(put, path = "/api/v1/me/password", tag = "accounts",
     request_body = PasswordBody,
     security(("bearer" = []), ("session" = [])),
-    responses((status = 204, description = "changed"), (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody)))]
+    responses((status = 204, description = "changed; the caller's other sessions end"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
 pub(super) async fn change_password(
     State(state): State<AppState>,
+    headers: HeaderMap,
     CurrentUser(user): CurrentUser,
     body: Result<Json<PasswordBody>, JsonRejection>,
 ) -> Result<StatusCode, ApiError> {
     let Json(change) = body.map_err(rejection)?;
     if user.password_hash.is_some() {
         let current = change.current.unwrap_or_default();
-        if auth::check_login(&state.store, &user.name, &current)
+        if auth::check_login(&state, &user.name, &current)
             .await?
             .is_none()
         {
-            return Err(ApiError::BadLogin);
+            // Not 401: the caller is signed in, only the password given is wrong.
+            return Err(ApiError::Forbidden("the current password is wrong"));
         }
     }
-    let hashed = hash(change.new).await?;
+    let hashed = hash(&state, change.new).await?;
     state.store.set_password(user.id, Some(&hashed)).await?;
+    // Whoever else held a session (perhaps the reason for the change) is signed out.
+    let keep = auth::session_secret(&headers).map(|s| auth::session_id(&s));
+    state
+        .store
+        .delete_user_sessions(user.id, keep.as_deref())
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -105,7 +119,8 @@ pub(super) async fn change_password(
 #[utoipa::path(post, path = "/api/v1/tokens", tag = "accounts",
     request_body = NewTokenBody,
     security(("bearer" = []), ("session" = [])),
-    responses((status = 201, body = TokenCreated), (status = 401, body = ErrorBody)))]
+    responses((status = 201, body = TokenCreated), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody)))]
 pub(super) async fn create_token(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -127,13 +142,12 @@ pub(super) async fn create_token(
     request_body = NewUserBody,
     security(("bearer" = []), ("session" = [])),
     responses((status = 201, body = UserView), (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub(super) async fn create_user(
     State(state): State<AppState>,
-    caller: CurrentUser,
+    _: auth::Admin,
     body: Result<Json<NewUserBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<UserView>), ApiError> {
-    caller.require_admin()?;
     let Json(new) = body.map_err(rejection)?;
     let role = Role::parse(&new.role).ok_or_else(|| {
         ApiError::BadRequest(format!(
@@ -147,7 +161,7 @@ pub(super) async fn create_user(
         ));
     }
     let hashed = match new.password {
-        Some(password) => Some(hash(password).await?),
+        Some(password) => Some(hash(&state, password).await?),
         None => None,
     };
     let user = state

@@ -118,6 +118,7 @@ pub(crate) fn routes(state: AppState) -> Router {
         .merge(api)
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", doc))
         .fallback(|| async { ApiError::NotFound("this route".into()) })
+        .layer(axum::middleware::map_response(crate::error::json_errors))
         // Browsers send cookies with cross-site requests; writes from other origins are refused.
         // Scripts with tokens send neither `Origin` nor `Sec-Fetch-Site` and pass.
         .layer(CsrfLayer::new().with_rejection_response(|_| {

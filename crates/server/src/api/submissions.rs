@@ -38,12 +38,12 @@ pub(super) async fn create_submission(
     body: Result<Json<NewSubmissionBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let Json(new) = body.map_err(rejection)?;
-    if state.problems.get(&new.problem).is_none() {
+    let Some(entry) = state.problems.get(&new.problem) else {
         return Err(ApiError::BadRequest(format!(
             "no problem named {:?}",
             new.problem
         )));
-    }
+    };
     let (kind, language, source) = match (new.language, new.source, new.answers) {
         (Some(language), Some(source), None) => {
             state
@@ -62,6 +62,22 @@ pub(super) async fn create_submission(
             (SubmissionKind::Program, Some(language), source.into_bytes())
         }
         (None, None, Some(answers)) => {
+            let problem = &entry.problem;
+            if !problem.is_family_backed() {
+                // Its only instances would be the samples, worth no points.
+                return Err(ApiError::BadRequest(format!(
+                    "{} is an uploaded package: its tests are hidden, so it takes programs only",
+                    problem.slug()
+                )));
+            }
+            if let Some(version) = new.version
+                && version != problem.spec.version
+            {
+                return Err(ApiError::Conflict(format!(
+                    "the problem is at version {} now; fetch its instances again",
+                    problem.spec.version
+                )));
+            }
             if answers.is_empty() {
                 return Err(ApiError::BadRequest("no answers given".into()));
             }

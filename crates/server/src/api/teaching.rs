@@ -11,7 +11,7 @@ use grundy_problems::{Problem, VariantRequest};
 
 use super::problems::find;
 use super::views::{Created, ErrorBody, ProblemSummary, Queued};
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, Teacher};
 use crate::error::rejection;
 use crate::registry::{self, Origin};
 use crate::{ApiError, AppState, now_ms};
@@ -54,15 +54,14 @@ async fn publish(
 #[utoipa::path(post, path = "/api/v1/problems", tag = "teaching",
     request_body(content = Vec<u8>, content_type = "application/zip"),
     security(("bearer" = []), ("session" = [])),
-    responses((status = 201, body = ProblemSummary), (status = 403, body = ErrorBody),
+    responses((status = 201, body = ProblemSummary), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 pub(super) async fn upload_package(
     State(state): State<AppState>,
-    user: CurrentUser,
+    Teacher(user): Teacher,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
-    user.require_teacher()?;
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::TooLarge
@@ -88,16 +87,15 @@ pub(super) async fn upload_package(
     params(("slug" = String, Path, description = "the base problem")),
     request_body(content = Object, content_type = "application/json"),
     security(("bearer" = []), ("session" = [])),
-    responses((status = 201, body = ProblemSummary), (status = 403, body = ErrorBody),
+    responses((status = 201, body = ProblemSummary), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 pub(super) async fn create_variant(
     State(state): State<AppState>,
-    user: CurrentUser,
+    Teacher(user): Teacher,
     Path(base): Path<String>,
     body: Result<Json<VariantRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
-    user.require_teacher()?;
     let base = find(&state, &base)?;
     let Json(request) = body.map_err(rejection)?;
     let files = grundy_problems::variant(&base.problem, &request)
@@ -114,14 +112,13 @@ pub(super) async fn create_variant(
     params(("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "application/zip", body = Vec<u8>),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 pub(super) async fn export_problem(
     State(state): State<AppState>,
-    user: CurrentUser,
+    _: Teacher,
     Path(slug): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
-    user.require_teacher()?;
     let entry = find(&state, &slug)?;
     let problem = entry.problem.clone();
     let zip = tokio::task::spawn_blocking(move || grundy_problems::write_zip(&problem))
@@ -143,14 +140,13 @@ pub(super) async fn export_problem(
 #[utoipa::path(post, path = "/api/v1/submissions/{id}/rejudge", tag = "teaching",
     params(("id" = i64, Path)),
     security(("bearer" = []), ("session" = [])),
-    responses((status = 202, body = Created), (status = 403, body = ErrorBody),
+    responses((status = 202, body = Created), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub(super) async fn rejudge(
     State(state): State<AppState>,
-    user: CurrentUser,
+    _: Teacher,
     Path(id): Path<i64>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    user.require_teacher()?;
     if !state.store.rejudge(id).await? {
         return Err(ApiError::NotFound(format!("submission {id}")));
     }
@@ -168,13 +164,12 @@ pub(super) async fn rejudge(
 #[utoipa::path(post, path = "/api/v1/problems/{slug}/rejudge", tag = "teaching",
     params(("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
-    responses((status = 202, body = Queued), (status = 403, body = ErrorBody)))]
+    responses((status = 202, body = Queued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub(super) async fn rejudge_problem(
     State(state): State<AppState>,
-    user: CurrentUser,
+    _: Teacher,
     Path(slug): Path<String>,
 ) -> Result<(StatusCode, Json<Queued>), ApiError> {
-    user.require_teacher()?;
     let queued = state.store.rejudge_problem(&slug).await?;
     state.queued.notify_waiters();
     Ok((StatusCode::ACCEPTED, Json(Queued { queued })))

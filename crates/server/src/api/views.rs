@@ -11,8 +11,9 @@ use crate::registry::Entry;
 /// Every error: a stable code and a message for people.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// `bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `too_large`,
-    /// `too_many_requests`, `timeout` or `internal`.
+    /// `bad_request`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`,
+    /// `timeout`, `conflict`, `too_large`, `unsupported_media_type`, `invalid` (well-formed but
+    /// refused: a broken package, a field of the wrong type), `too_many_requests` or `internal`.
     pub error: String,
     pub message: String,
 }
@@ -136,6 +137,9 @@ pub struct NewSubmissionBody {
     pub language: Option<String>,
     pub source: Option<String>,
     pub answers: Option<BTreeMap<String, String>>,
+    /// With answers: the problem version the instances were fetched at (`InstanceList.version`);
+    /// a submission for an older version is refused rather than judged on other instances.
+    pub version: Option<u32>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
