@@ -483,6 +483,12 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
                             ]);
                         }
                         "done" => done = Some(value),
+                        // A new attempt (a worker died, a rejudge) judges from the start again.
+                        "state" if !table.is_empty() => {
+                            eprintln!(" (judging again from the start)");
+                            table = Table::new();
+                            table.load_preset(UTF8_FULL_CONDENSED).set_header(["group", "test", "verdict", "CPU ms", "wall ms", "memory KiB", "message"]);
+                        }
                         _ => {}
                     }
                 }

@@ -711,3 +711,162 @@ async fn errors_from_the_router_itself_are_json_too() {
     );
     server.stop().await;
 }
+
+/// Reads server-sent events one at a time from a streaming response.
+struct EventReader {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl EventReader {
+    /// The next `(event, data)`, skipping keep-alive comments; fails after `within`.
+    async fn next(&mut self) -> (String, Value) {
+        let within = Duration::from_secs(10);
+        let mut name = String::new();
+        loop {
+            while let Some(end) = self.buffer.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                let line = String::from_utf8(line).unwrap();
+                let line = line.trim_end();
+                if let Some(n) = line.strip_prefix("event:") {
+                    name = n.trim().to_owned();
+                } else if let Some(data) = line.strip_prefix("data:") {
+                    return (name, serde_json::from_str(data.trim()).unwrap());
+                }
+            }
+            let chunk = tokio::time::timeout(within, self.response.chunk())
+                .await
+                .expect("an event within 10 s")
+                .unwrap()
+                .expect("the stream goes on");
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_stream_starts_over_when_another_worker_takes_over() {
+    use grundy_server::events::Progress;
+    use grundy_store::{NewSubmission, Outcome, SubmissionKind, TestRow};
+
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let ana = server.user("ana", Role::Student).await;
+    let store = &server.state.store;
+    let user = store.user_by_name("ana").await.unwrap().unwrap();
+    let now = grundy_server::now_ms();
+    let id = store
+        .create_submission(
+            &NewSubmission {
+                user_id: user.id,
+                problem: "stones".into(),
+                kind: SubmissionKind::Program,
+                language: Some("cpp20".into()),
+                source: b"int main() {}".to_vec(),
+                priority: 0,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    let response = client()
+        .get(format!("{}/api/v1/submissions/{id}/events", server.url))
+        .bearer_auth(&ana)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let mut events = EventReader {
+        response,
+        buffer: Vec::new(),
+    };
+    let (name, data) = events.next().await;
+    assert_eq!(
+        (name.as_str(), data["status"].as_str()),
+        ("state", Some("queued"))
+    );
+
+    let row = |position: i64, verdict: &str| TestRow {
+        position,
+        grp: "samples".into(),
+        idx: position + 1,
+        verdict: verdict.into(),
+        cpu_ms: 1,
+        wall_ms: 1,
+        memory_kib: 1024,
+        message: None,
+    };
+    // The first worker judges two tests, then dies: its lease runs out.
+    let lease = 60_000;
+    store.claim("w1", now, lease, 3).await.unwrap().unwrap();
+    for position in 0..2 {
+        assert!(
+            store
+                .record_test(id, "w1", &row(position, "accepted"))
+                .await
+                .unwrap()
+        );
+    }
+    server.state.events.publish(id, Progress::Judging);
+    let (name, data) = events.next().await;
+    assert_eq!(
+        (name.as_str(), data["attempt"].as_i64()),
+        ("state", Some(1))
+    );
+    for position in 0..2 {
+        let (name, data) = events.next().await;
+        assert_eq!(
+            (name.as_str(), data["position"].as_i64()),
+            ("test", Some(position))
+        );
+    }
+
+    // Another worker takes it over and starts from the first test again.
+    let later = now + lease + 1;
+    let claimed = store.claim("w2", later, lease, 3).await.unwrap().unwrap();
+    assert_eq!((claimed.id, claimed.attempts), (id, 2));
+    assert!(
+        !store
+            .record_test(id, "w1", &row(2, "accepted"))
+            .await
+            .unwrap(),
+        "the stale worker writes nothing"
+    );
+    assert!(
+        store
+            .record_test(id, "w2", &row(0, "wrong_answer"))
+            .await
+            .unwrap()
+    );
+    server.state.events.publish(id, Progress::Judging);
+    let (name, data) = events.next().await;
+    assert_eq!(
+        (name.as_str(), data["attempt"].as_i64()),
+        ("state", Some(2))
+    );
+    let (name, data) = events.next().await;
+    assert_eq!(
+        (
+            name.as_str(),
+            data["position"].as_i64(),
+            data["verdict"].as_str()
+        ),
+        ("test", Some(0), Some("wrong_answer"))
+    );
+    let outcome = Outcome {
+        verdict: "wrong_answer".into(),
+        score: 0,
+        max_score: 100,
+        compile_message: None,
+        problem_version: 1,
+    };
+    assert!(store.finish(id, "w2", &outcome, later).await.unwrap());
+    server.state.events.publish(id, Progress::Judging);
+    let (name, data) = events.next().await;
+    assert_eq!(
+        (name.as_str(), data["verdict"].as_str()),
+        ("done", Some("wrong_answer"))
+    );
+    server.stop().await;
+}
