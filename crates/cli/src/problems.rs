@@ -164,6 +164,7 @@ fn import(catalogue: &Catalogue, file: &Path, owner: &str, data: &DataArgs) -> R
             &store,
             &problem,
             grundy_server::registry::Origin::Package,
+            grundy_judge::testset::digest(&problem),
         )
         .await?;
         store.close().await;

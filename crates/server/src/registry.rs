@@ -205,34 +205,37 @@ impl Problems {
         let Some(custom) = store.custom_problem(slug).await? else {
             return Ok(None);
         };
-        let (problem, origin) = tokio::task::spawn_blocking(move || {
-            build(&custom).map(|(problem, origin)| (problem, origin, custom.owner_id))
-        })
-        .await
-        .map_err(|e| RegistryError::Invalid(format!("loading {slug}: {e}")))?
-        .map(|(problem, origin, owner)| (problem, (origin, owner)))?;
-        Ok(Some(self.insert(problem, origin.0, origin.1)))
+        let owner = custom.owner_id;
+        // Unpacking a package of megabytes is no work for the async threads.
+        let (problem, origin) = tokio::task::spawn_blocking(move || build(&custom))
+            .await
+            .map_err(|e| RegistryError::Invalid(format!("loading {slug}: {e}")))??;
+        Ok(Some(self.insert(problem, origin, owner)))
     }
 
     /// Records the version of every built-in problem (a changed problem must have a new one).
     pub async fn record_builtin_versions(&self, store: &Store) -> Result<(), StoreError> {
         for entry in &self.builtin {
-            record_version(store, &entry.problem, Origin::Builtin).await?;
+            let digest = grundy_judge::testset::digest(&entry.problem);
+            record_version(store, &entry.problem, Origin::Builtin, digest).await?;
         }
         Ok(())
     }
 }
 
+/// Records a problem version with the digest of its tests ([`grundy_judge::testset::digest`];
+/// a package's takes a moment, so the caller chooses where to compute it).
 pub async fn record_version(
     store: &Store,
     problem: &Problem,
     origin: Origin,
+    digest: String,
 ) -> Result<(), StoreError> {
     store
         .record_problem_version(&ProblemVersion {
             slug: problem.slug().to_owned(),
             version: i64::from(problem.spec.version),
-            digest: grundy_judge::testset::digest(problem),
+            digest,
             origin: origin.as_str().into(),
             created_at: now_ms(),
         })

@@ -41,7 +41,14 @@ async fn publish(
         .await?;
     problem.spec.version = u32::try_from(version)
         .map_err(|_| ApiError::Internal(format!("version {version} of {slug}")))?;
-    registry::record_version(&state.store, &problem, origin).await?;
+    // A package's digest hashes all its tests: off the async threads.
+    let (problem, digest) = tokio::task::spawn_blocking(move || {
+        let digest = grundy_judge::testset::digest(&problem);
+        (problem, digest)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("digesting {slug}: {e}")))?;
+    registry::record_version(&state.store, &problem, origin, digest).await?;
     let entry = state.problems.insert(problem, origin, user.0.id);
     tracing::info!(slug = %slug, version, origin = origin.as_str(), user = %user.0.name, "problem published");
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
