@@ -459,18 +459,24 @@ async fn answers_packages_and_the_problem_tools_on_sqlite() {
 
     // The problem tools: export a built-in problem, import a package into the database.
     let run = |args: &[&str]| grundy_command(args).output().unwrap();
-    let out = run(&["problems", "export", "stones", "--out", &file("stones.zip")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let exported = |args: &[&str], zip: &str| {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        grundy_problems::read_zip(
+            &std::fs::read(file(zip)).unwrap(),
+            &grundy_problems::ReadLimits::default(),
+        )
+        .unwrap()
+    };
+    let stones = exported(
+        &["problems", "export", "stones", "--out", &file("stones.zip")],
+        "stones.zip",
     );
-    let exported = grundy_problems::read_zip(
-        &std::fs::read(file("stones.zip")).unwrap(),
-        &grundy_problems::ReadLimits::default(),
-    )
-    .unwrap();
-    assert_eq!(exported.slug(), "stones");
+    assert_eq!(stones.slug(), "stones");
     let out = run(&[
         "problems",
         "import",
@@ -637,25 +643,18 @@ async fn answers_packages_and_the_problem_tools_on_sqlite() {
     drop(_server);
 
     // Problems made in the service export from its database.
-    let out = run(&[
-        "problems",
-        "export",
-        "pebbles-anycase",
-        "--out",
-        &file("anycase.zip"),
-        "--data-dir",
-        data_dir,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let back = exported(
+        &[
+            "problems",
+            "export",
+            "pebbles-anycase",
+            "--out",
+            &file("anycase.zip"),
+            "--data-dir",
+            data_dir,
+        ],
+        "anycase.zip",
     );
-    let back = grundy_problems::read_zip(
-        &std::fs::read(file("anycase.zip")).unwrap(),
-        &grundy_problems::ReadLimits::default(),
-    )
-    .unwrap();
     assert!(back.output_validator().is_some());
 }
 
