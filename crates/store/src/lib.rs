@@ -18,8 +18,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
 
 pub use rows::{
-    Claimed, CustomProblem, NewSubmission, Outcome, ProblemVersion, Role, Session, Submission,
-    SubmissionKind, SubmissionStatus, TestRow, User,
+    Claimed, CustomProblem, NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session,
+    Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, User,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -157,6 +157,22 @@ impl Store {
         const SQL: &str = "UPDATE users SET password_hash = $1 WHERE id = $2";
         on_both!(self, pool => sqlx::query(SQL).bind(password_hash).bind(user).execute(pool).await?.rows_affected());
         Ok(())
+    }
+
+    /// Everyone, by name.
+    pub async fn users(&self) -> Result<Vec<User>> {
+        const SQL: &str =
+            "SELECT id, name, role, password_hash, created_at FROM users ORDER BY name";
+        let found: Vec<rows::UserRow> =
+            on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    /// False when there is no such user.
+    pub async fn set_role(&self, user: i64, role: Role) -> Result<bool> {
+        const SQL: &str = "UPDATE users SET role = $1 WHERE id = $2";
+        let changed = on_both!(self, pool => sqlx::query(SQL).bind(role.as_str()).bind(user).execute(pool).await?.rows_affected());
+        Ok(changed == 1)
     }
 
     pub async fn count_users(&self) -> Result<i64> {
@@ -370,24 +386,40 @@ impl Store {
         row.map(TryInto::try_into).transpose()
     }
 
-    /// Newest first; `user` and `problem` narrow the list when given.
-    pub async fn submissions(
-        &self,
-        user: Option<i64>,
-        problem: Option<&str>,
-        limit: i64,
-    ) -> Result<Vec<Submission>> {
+    /// Newest first, narrowed by whatever the query gives.
+    pub async fn submissions(&self, query: &SubmissionQuery<'_>) -> Result<Vec<Submission>> {
         let sql = format!(
-            "{} WHERE ($1 IS NULL OR user_id = $1) AND ($2 IS NULL OR problem = $2) ORDER BY id DESC LIMIT $3",
+            "{} WHERE ($1 IS NULL OR user_id = $1) AND ($2 IS NULL OR problem = $2) \
+             AND ($3 IS NULL OR verdict = $3) AND ($4 IS NULL OR id < $4) ORDER BY id DESC LIMIT $5",
             rows::SUBMISSION_SELECT
         );
         let found: Vec<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind(user)
-            .bind(problem)
-            .bind(limit)
+            .bind(query.user)
+            .bind(query.problem)
+            .bind(query.verdict)
+            .bind(query.before)
+            .bind(query.limit)
             .fetch_all(pool)
             .await?);
         found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    /// Per problem the user submitted to: attempts, best score, and whether any was accepted.
+    pub async fn problem_marks(&self, user: i64) -> Result<Vec<ProblemMark>> {
+        const SQL: &str = "SELECT problem, COUNT(*) AS attempts, MAX(score) AS best_score, \
+             MAX(CASE WHEN verdict = 'accepted' THEN 1 ELSE 0 END) AS solved \
+             FROM submissions WHERE user_id = $1 GROUP BY problem ORDER BY problem";
+        let found: Vec<(String, i64, Option<i64>, i32)> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(user).fetch_all(pool).await?);
+        Ok(found
+            .into_iter()
+            .map(|(problem, attempts, best_score, solved)| ProblemMark {
+                problem,
+                attempts,
+                best_score,
+                solved: solved != 0,
+            })
+            .collect())
     }
 
     /// The program, or the answers as JSON, of a submission.

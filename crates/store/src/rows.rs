@@ -167,6 +167,39 @@ pub struct Submission {
     pub judged_at: Option<i64>,
 }
 
+/// What a submission listing is narrowed to; `Default` lists the newest 50 of everyone's.
+#[derive(Debug, Clone, Copy)]
+pub struct SubmissionQuery<'a> {
+    pub user: Option<i64>,
+    pub problem: Option<&'a str>,
+    /// A final verdict such as `accepted` or `wrong_answer`.
+    pub verdict: Option<&'a str>,
+    /// Only ids below this one: the next page after a page ending at `before`.
+    pub before: Option<i64>,
+    pub limit: i64,
+}
+
+impl Default for SubmissionQuery<'_> {
+    fn default() -> Self {
+        SubmissionQuery {
+            user: None,
+            problem: None,
+            verdict: None,
+            before: None,
+            limit: 50,
+        }
+    }
+}
+
+/// A user's standing on one problem, for the marks in the problem list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProblemMark {
+    pub problem: String,
+    pub attempts: i64,
+    pub best_score: Option<i64>,
+    pub solved: bool,
+}
+
 pub(crate) const SUBMISSION_SELECT: &str = "SELECT id, user_id, problem, kind, language, status, attempts, \
      problem_version, verdict, score, max_score, compile_message, created_at, judged_at FROM submissions";
 

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    NewSubmission, Outcome, ProblemVersion, Role, Session, Store, StoreError, SubmissionKind,
-    SubmissionStatus, TestRow,
+    NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session, Store, StoreError,
+    SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
 
 /// A store for one test, and what to drop afterwards.
@@ -127,6 +127,8 @@ conformance!(
     concurrent_workers_never_claim_one_submission_twice,
     custom_problems_are_versioned_and_owned,
     recent_submissions_are_counted_per_user,
+    users_are_listed_and_their_roles_changed,
+    problem_marks_say_solved_attempted_and_best,
 );
 
 async fn student(store: &Store, name: &str) -> i64 {
@@ -563,7 +565,10 @@ async fn listing_filters(store: &Store) {
         );
     }
     let all: Vec<i64> = store
-        .submissions(None, None, 10)
+        .submissions(&SubmissionQuery {
+            limit: 10,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .iter()
@@ -571,7 +576,11 @@ async fn listing_filters(store: &Store) {
         .collect();
     assert_eq!(all, [ids[3], ids[2], ids[1], ids[0]], "newest first");
     let mine: Vec<i64> = store
-        .submissions(Some(a), None, 10)
+        .submissions(&SubmissionQuery {
+            user: Some(a),
+            limit: 10,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .iter()
@@ -579,7 +588,12 @@ async fn listing_filters(store: &Store) {
         .collect();
     assert_eq!(mine, [ids[3], ids[2], ids[0]]);
     let mine_on_stones: Vec<i64> = store
-        .submissions(Some(a), Some("stones"), 10)
+        .submissions(&SubmissionQuery {
+            user: Some(a),
+            problem: Some("stones"),
+            limit: 10,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .iter()
@@ -588,13 +602,135 @@ async fn listing_filters(store: &Store) {
     assert_eq!(mine_on_stones, [ids[3], ids[0]]);
     assert_eq!(
         store
-            .submissions(None, Some("nim"), 10)
+            .submissions(&SubmissionQuery {
+                problem: Some("nim"),
+                limit: 10,
+                ..Default::default()
+            })
             .await
             .unwrap()
             .len(),
         1
     );
-    assert_eq!(store.submissions(None, None, 2).await.unwrap().len(), 2);
+    assert_eq!(
+        store
+            .submissions(&SubmissionQuery {
+                limit: 2,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    let next_page: Vec<i64> = store
+        .submissions(&SubmissionQuery {
+            before: Some(ids[2]),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(next_page, [ids[1], ids[0]], "the page after ids[2]");
+    let claimed = store.claim("w", 1, 60_000, 3).await.unwrap().unwrap();
+    assert!(
+        store
+            .finish(claimed.id, "w", &accepted(1), 2)
+            .await
+            .unwrap()
+    );
+    let accepted_ones: Vec<i64> = store
+        .submissions(&SubmissionQuery {
+            verdict: Some("accepted"),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(accepted_ones, [claimed.id]);
+}
+
+async fn users_are_listed_and_their_roles_changed(store: &Store) {
+    let zed = student(store, "zed").await;
+    let amy = student(store, "amy").await;
+    let names: Vec<String> = store
+        .users()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    assert_eq!(names, ["amy", "zed"], "by name");
+    assert!(store.set_role(zed, Role::Teacher).await.unwrap());
+    assert_eq!(
+        store.user_by_id(zed).await.unwrap().unwrap().role,
+        Role::Teacher
+    );
+    assert_eq!(
+        store.user_by_id(amy).await.unwrap().unwrap().role,
+        Role::Student
+    );
+    assert!(
+        !store.set_role(9_999, Role::Admin).await.unwrap(),
+        "no such user"
+    );
+}
+
+async fn problem_marks_say_solved_attempted_and_best(store: &Store) {
+    let sue = student(store, "sue").await;
+    let other = student(store, "other").await;
+    // sue: stones wrong at 30 then accepted; nim wrong at 0 and one still queued.
+    let verdicts = [
+        ("stones", "wrong_answer", 30),
+        ("stones", "accepted", 100),
+        ("nim", "wrong_answer", 0),
+    ];
+    for (problem, verdict, score) in verdicts {
+        store
+            .create_submission(&program(sue, problem, 0), 0)
+            .await
+            .unwrap();
+        let claimed = store.claim("w", 1, 60_000, 3).await.unwrap().unwrap();
+        let outcome = Outcome {
+            verdict: verdict.into(),
+            score,
+            max_score: 100,
+            compile_message: None,
+            problem_version: 1,
+        };
+        assert!(store.finish(claimed.id, "w", &outcome, 2).await.unwrap());
+    }
+    store
+        .create_submission(&program(sue, "nim", 0), 0)
+        .await
+        .unwrap();
+    store
+        .create_submission(&program(other, "wythoff", 0), 0)
+        .await
+        .unwrap();
+    let marks = store.problem_marks(sue).await.unwrap();
+    assert_eq!(
+        marks,
+        [
+            ProblemMark {
+                problem: "nim".into(),
+                attempts: 2,
+                best_score: Some(0),
+                solved: false
+            },
+            ProblemMark {
+                problem: "stones".into(),
+                attempts: 2,
+                best_score: Some(100),
+                solved: true
+            },
+        ]
+    );
+    assert!(store.problem_marks(9_999).await.unwrap().is_empty());
 }
 
 async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {

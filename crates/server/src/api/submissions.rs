@@ -8,7 +8,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use grundy_store::{NewSubmission, Submission, SubmissionKind, SubmissionStatus};
+use grundy_store::{NewSubmission, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus};
 use serde_json::{Value, json};
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -150,7 +150,13 @@ pub(super) async fn list_submissions(
     let limit = filter.limit.unwrap_or(50).clamp(1, 500);
     let found = state
         .store
-        .submissions(owner, filter.problem.as_deref(), limit)
+        .submissions(&SubmissionQuery {
+            user: owner,
+            problem: filter.problem.as_deref(),
+            verdict: filter.verdict.as_deref(),
+            before: filter.before,
+            limit,
+        })
         .await?;
     Ok(Json(SubmissionList {
         submissions: found.into_iter().map(SubmissionView::from).collect(),

@@ -236,6 +236,10 @@ pub struct SubmissionList {
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct SubmissionFilter {
     pub problem: Option<String>,
+    /// A final verdict: `accepted`, `wrong_answer`, `time_limit_exceeded`, ….
+    pub verdict: Option<String>,
+    /// Ids below this one (the next page).
+    pub before: Option<i64>,
     /// At most this many, newest first (1–500, default 50).
     pub limit: Option<i64>,
 }
