@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::Languages;
 use grundy_server::worker::{self, WorkerConfig};
-use grundy_server::{AppState, RequestLimits, auth, now_ms};
+use grundy_server::{AppState, Registration, RequestLimits, auth, now_ms};
 use grundy_store::{Role, Store};
 use tokio::sync::watch;
 
@@ -84,10 +84,28 @@ pub struct ServeArgs {
     /// Largest problem package upload, in MiB (zipped).
     #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
     pub max_package_mib: usize,
+    /// Who may create a student account at /register: `closed` (accounts come from admins and
+    /// teachers), `open` (anyone), or `invitation` (whoever knows --invitation-code).
+    #[arg(long, env = "GRUNDY_REGISTRATION", value_enum, default_value_t = RegistrationMode::Closed)]
+    pub registration: RegistrationMode,
+    /// The code `--registration invitation` asks for.
+    #[arg(
+        long,
+        env = "GRUNDY_INVITATION_CODE",
+        required_if_eq("registration", "invitation")
+    )]
+    pub invitation_code: Option<String>,
     #[command(flatten)]
     pub data: DataArgs,
     #[command(flatten)]
     pub judging: JudgingArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RegistrationMode {
+    Closed,
+    Open,
+    Invitation,
 }
 
 #[derive(Debug, Args)]
@@ -216,6 +234,16 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         submissions_per_minute: args.submission_rate,
         secure_cookies: args.secure_cookies,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
+        registration: match (args.registration, args.invitation_code.clone()) {
+            (RegistrationMode::Open, _) => Registration::Open,
+            (RegistrationMode::Invitation, Some(code)) if !code.trim().is_empty() => {
+                Registration::Invitation(code.trim().to_owned())
+            }
+            (RegistrationMode::Invitation, _) => {
+                anyhow::bail!("--registration invitation needs a non-empty --invitation-code")
+            }
+            (RegistrationMode::Closed, _) => Registration::Closed,
+        },
         ..RequestLimits::default()
     };
     runtime()?.block_on(async {

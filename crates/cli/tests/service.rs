@@ -6,87 +6,12 @@ mod common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::service::{Process, admin_create, grundy_command, pebbles, serve};
 use common::{isolation_available, programs, tool_available};
 use serde_json::{Value, json};
-
-/// A `grundy` process that is killed when the test ends, however it ends.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn grundy_command(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    command
-        .args(args)
-        .env_remove("GRUNDY_DATABASE_URL")
-        .env_remove("GRUNDY_DATA_DIR")
-        .env("GRUNDY_LOG", "warn");
-    command
-}
-
-/// Starts `grundy serve` on port 0; returns it, its URL and the first admin's token (printed
-/// when the database has no users yet).
-fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, Option<String>) {
-    let mut args = vec![
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--data-dir",
-        data_dir.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let mut child = grundy_command(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let (mut url, mut token) = (None, None);
-    while url.is_none() {
-        let line = lines.next().expect("serve printed its address").unwrap();
-        if let Some(t) = line.split("(shown only now): ").nth(1) {
-            token = Some(t.to_owned());
-        }
-        if let Some(u) = line.strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-    }
-    std::thread::spawn(move || for _ in lines {}); // keep the pipe drained
-    (Process(child), url.unwrap(), token)
-}
-
-fn admin_create(data: &[&str], name: &str, role: &str) -> String {
-    let mut args = vec![
-        "admin",
-        "create-user",
-        "--name",
-        name,
-        "--role",
-        role,
-        "--print-token",
-    ];
-    args.extend_from_slice(data);
-    let out = grundy_command(&args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .last()
-        .unwrap()
-        .to_owned()
-}
 
 fn submit(url: &str, token: &str, problem: &str, file: &str) -> (bool, String) {
     let path = programs().join("solutions").join(file);
@@ -350,54 +275,6 @@ async fn serve_and_submit_on_sqlite() {
         2,
         "the refused requests stored nothing"
     );
-}
-
-fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
-    use std::io::Write;
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (path, text) in files {
-        zip.start_file(*path, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
-}
-
-/// "Take pebbles": First wins when n is odd. With `validator`, answers are judged by a Python
-/// output validator that also takes the initial alone ("F" for "First").
-fn pebbles(slug: &str, validator: bool) -> Vec<u8> {
-    let yaml = format!(
-        "name: Pebbles\nlimits:\n  time_limit: 2\n  memory: 256\n{}grundy:\n  slug: {slug}\n",
-        if validator {
-            "validation: custom\n"
-        } else {
-            ""
-        }
-    );
-    let mut files = vec![
-        ("problem.yaml", yaml.as_str()),
-        (
-            "statement/problem.en.md",
-            "# Pebbles\n\nWho wins with $n$ pebbles?\n",
-        ),
-        ("data/sample/1.in", "3\n"),
-        ("data/sample/1.ans", "First\n"),
-        ("data/secret/a.in", "4\n"),
-        ("data/secret/a.ans", "Second\n"),
-        ("data/secret/b.in", "7\n"),
-        ("data/secret/b.ans", "First\n"),
-    ];
-    if validator {
-        files.push((
-            "output_validators/anycase/validate.py",
-            "import sys\n\
-             answer = open(sys.argv[2]).read().split()\n\
-             output = sys.stdin.read().split()\n\
-             ok = len(output) == 1 and answer[0].lower().startswith(output[0].lower())\n\
-             sys.exit(42 if ok else 43)\n",
-        ));
-    }
-    zip_of(&files)
 }
 
 async fn submit_json(url: &str, token: &str, body: Value) -> i64 {

@@ -36,6 +36,10 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    pub(crate) fn status(&self) -> StatusCode {
+        self.parts().0
+    }
+
     fn parts(&self) -> (StatusCode, &'static str) {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
@@ -109,11 +113,14 @@ pub(crate) fn rejection(rejection: axum::extract::rejection::JsonRejection) -> A
 /// handlers' JSON shape too.
 pub(crate) async fn json_errors(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
+    // Handlers' JSON errors and the pages' HTML error pages are already what they should be.
+    let is_shaped = response
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        .is_some_and(|v| {
+            v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
+        });
+    if !(status.is_client_error() || status.is_server_error()) || is_shaped {
         return response;
     }
     let (parts, body) = response.into_parts();

@@ -1,5 +1,5 @@
-//! The HTTP service: the JSON API (`/api/v1/…`), live judging progress over SSE, bearer-token
-//! authentication, and the workers that judge queued submissions.
+//! The HTTP service: the JSON API (`/api/v1/…`), the web pages, live judging progress over SSE,
+//! token and session authentication, and the workers that judge queued submissions.
 //!
 //! The server is built from its state, a bound listener and a shutdown future, so tests run it on
 //! port 0 and end it when they like. Nothing here forks: programs run in the sandbox supervisor
@@ -10,6 +10,7 @@ pub mod auth;
 mod error;
 pub mod events;
 pub mod registry;
+mod web;
 pub mod worker;
 
 use std::future::Future;
@@ -26,6 +27,7 @@ pub use api::openapi;
 pub use api::views;
 pub use error::ApiError;
 pub use registry::Problems;
+pub use web::Registration;
 
 /// Everything a request handler needs.
 #[derive(Debug, Clone)]
@@ -46,8 +48,8 @@ pub struct App {
     pub hashing: tokio::sync::Semaphore,
 }
 
-/// Sizes and rates the API enforces.
-#[derive(Debug, Clone, Copy)]
+/// Sizes, rates and policies the API and pages enforce.
+#[derive(Debug, Clone)]
 pub struct RequestLimits {
     /// Any request body but a package upload.
     pub body_bytes: usize,
@@ -59,6 +61,8 @@ pub struct RequestLimits {
     pub submissions_per_minute: u32,
     /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
     pub secure_cookies: bool,
+    /// Who may create an account from the registration page.
+    pub registration: Registration,
 }
 
 impl Default for RequestLimits {
@@ -70,6 +74,7 @@ impl Default for RequestLimits {
             timeout: Duration::from_secs(30),
             submissions_per_minute: 20,
             secure_cookies: false,
+            registration: Registration::Closed,
         }
     }
 }

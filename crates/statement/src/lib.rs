@@ -14,11 +14,9 @@
 //!
 //! Headings get `id`s from their text (`## Input` → `id="input"`), so a page can link to a section.
 //!
-//! The MathML needs [`STYLESHEET`] on the page. That stylesheet names the Latin Modern web fonts
-//! pulldown-latex ships in its source package (`font/latinmodern-math.woff2` and
-//! `font/lmroman12-{regular,bold,italic}.woff2`), at `font/…` relative to the stylesheet's own URL.
-//! They are not bundled here; without them the browser uses its own math font, which is legible
-//! but less like TeX.
+//! The MathML needs [`STYLESHEET`] on the page. That stylesheet loads the Latin Modern web fonts
+//! from `font/…` relative to its own URL; [`FONTS`] holds them (copied from pulldown-latex's
+//! source package; GUST Font License, see `assets/font/README.md`) for the server to serve there.
 
 mod math;
 mod url;
@@ -31,6 +29,26 @@ use pulldown_latex::config::DisplayMode;
 /// CSS for the MathML in rendered statements: pulldown-latex's own `styles.css` followed by
 /// Grundy's additions (a system math font fallback, the `math-error` look). Serve it as a file or
 /// inline it in a `<style>` element; the font URLs in it are relative to where it is served from.
+/// The fonts [`STYLESHEET`] names, by file name, to serve at `font/<name>` beside it.
+pub const FONTS: &[(&str, &[u8])] = &[
+    (
+        "latinmodern-math.woff2",
+        include_bytes!("../assets/font/latinmodern-math.woff2"),
+    ),
+    (
+        "lmroman12-regular.woff2",
+        include_bytes!("../assets/font/lmroman12-regular.woff2"),
+    ),
+    (
+        "lmroman12-bold.woff2",
+        include_bytes!("../assets/font/lmroman12-bold.woff2"),
+    ),
+    (
+        "lmroman12-italic.woff2",
+        include_bytes!("../assets/font/lmroman12-italic.woff2"),
+    ),
+];
+
 pub const STYLESHEET: &str = concat!(
     include_str!("../assets/pulldown-latex.css"),
     "\n",

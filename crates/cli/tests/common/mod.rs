@@ -129,3 +129,4 @@ pub fn sandbox_leftovers() -> Vec<String> {
     }
     left
 }
+pub mod service;

@@ -15,7 +15,7 @@ use crate::auth::{self, CurrentUser};
 use crate::error::rejection;
 use crate::{ApiError, AppState, now_ms};
 
-async fn hash(state: &AppState, password: String) -> Result<String, ApiError> {
+pub(crate) async fn hash(state: &AppState, password: String) -> Result<String, ApiError> {
     let _permit = state
         .hashing
         .acquire()
@@ -155,18 +155,28 @@ pub(super) async fn create_user(
             new.role
         ))
     })?;
-    if !auth::valid_user_name(&new.name) {
+    let user = add_user(&state, &new.name, role, new.password).await?;
+    Ok((StatusCode::CREATED, Json(UserView::from(&user))))
+}
+
+/// Creates an account after checking its name (and hashing its password, if it has one).
+pub(crate) async fn add_user(
+    state: &AppState,
+    name: &str,
+    role: Role,
+    password: Option<String>,
+) -> Result<grundy_store::User, ApiError> {
+    if !auth::valid_user_name(name) {
         return Err(ApiError::BadRequest(
             "a user name has 1 to 64 letters, digits, '.', '-' or '_'".into(),
         ));
     }
-    let hashed = match new.password {
-        Some(password) => Some(hash(&state, password).await?),
+    let hashed = match password {
+        Some(password) => Some(hash(state, password).await?),
         None => None,
     };
-    let user = state
+    Ok(state
         .store
-        .create_user(&new.name, role, hashed.as_deref(), now_ms())
-        .await?;
-    Ok((StatusCode::CREATED, Json(UserView::from(&user))))
+        .create_user(name, role, hashed.as_deref(), now_ms())
+        .await?)
 }

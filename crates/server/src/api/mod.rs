@@ -2,10 +2,10 @@
 //! problems and rejudging, health; described by the OpenAPI document at `/api/openapi.json`
 //! and browsable with the vendored Swagger UI at `/api/docs`.
 
-mod account;
-mod problems;
-mod submissions;
-mod teaching;
+pub(crate) mod account;
+pub(crate) mod problems;
+pub(crate) mod submissions;
+pub(crate) mod teaching;
 pub mod views;
 
 pub(crate) use problems::{INSTANCES_PER_SUBTASK, personal_seed};
@@ -113,11 +113,12 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 }
 
 pub(crate) fn routes(state: AppState) -> Router {
-    let (api, doc) = described(state.limits).split_for_parts();
+    let (api, doc) = described(state.limits.clone()).split_for_parts();
     Router::new()
         .merge(api)
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", doc))
-        .fallback(|| async { ApiError::NotFound("this route".into()) })
+        .merge(crate::web::routes(state.limits.clone()))
+        .fallback(not_found)
         .layer(axum::middleware::map_response(crate::error::json_errors))
         // Browsers send cookies with cross-site requests; writes from other origins are refused.
         // Scripts with tokens send neither `Origin` nor `Sec-Fetch-Site` and pass.
@@ -132,6 +133,15 @@ pub(crate) fn routes(state: AppState) -> Router {
             ApiError::Internal("a handler panicked".into()).into_response()
         }))
         .with_state(state)
+}
+
+/// JSON for API addresses, a page for the rest.
+async fn not_found(uri: axum::http::Uri, visitor: crate::web::Visitor) -> axum::response::Response {
+    if uri.path().starts_with("/api/") {
+        ApiError::NotFound("this route".into()).into_response()
+    } else {
+        crate::web::not_found(visitor).await
+    }
 }
 
 /// The JSON body of a handler's success, for brevity in signatures.

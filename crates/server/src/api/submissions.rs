@@ -8,7 +8,9 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use grundy_store::{NewSubmission, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus};
+use grundy_store::{
+    NewSubmission, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, User,
+};
 use serde_json::{Value, json};
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -38,6 +40,23 @@ pub(super) async fn create_submission(
     body: Result<Json<NewSubmissionBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let Json(new) = body.map_err(rejection)?;
+    let id = queue_submission(&state, &user, new).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id,
+            status: "queued".into(),
+        }),
+    ))
+}
+
+/// Checks a program or answers, applies the rate limit and queues it; the web form and the API
+/// both come here.
+pub(crate) async fn queue_submission(
+    state: &AppState,
+    user: &User,
+    new: NewSubmissionBody,
+) -> Result<i64, ApiError> {
     let Some(entry) = state.problems.get(&new.problem) else {
         return Err(ApiError::BadRequest(format!(
             "no problem named {:?}",
@@ -127,13 +146,7 @@ pub(super) async fn create_submission(
         )
         .await?;
     state.queued.notify_one();
-    Ok((
-        StatusCode::CREATED,
-        Json(Created {
-            id,
-            status: "queued".into(),
-        }),
-    ))
+    Ok(id)
 }
 
 /// Newest first: a student's own; everyone's for teachers and admins.
@@ -165,7 +178,7 @@ pub(super) async fn list_submissions(
 
 /// The submission if the caller may see it; someone else's is "not found", not "forbidden",
 /// so ids reveal nothing.
-pub(super) async fn visible(
+pub(crate) async fn visible(
     state: &AppState,
     user: &CurrentUser,
     id: i64,

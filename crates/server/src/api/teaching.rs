@@ -1,5 +1,7 @@
 //! Teachers' work: problem packages in, packages out, variants of built-in games, rejudging.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, JsonRejection};
@@ -13,7 +15,7 @@ use super::problems::find;
 use super::views::{Created, ErrorBody, ProblemSummary, Queued};
 use crate::auth::{CurrentUser, Teacher};
 use crate::error::rejection;
-use crate::registry::{self, Origin};
+use crate::registry::{self, Entry, Origin};
 use crate::{ApiError, AppState, now_ms};
 
 /// Stores a new custom problem, or a new version of one the caller owns, and offers it.
@@ -23,7 +25,7 @@ async fn publish(
     mut problem: Problem,
     origin: Origin,
     content: &[u8],
-) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
+) -> Result<Arc<Entry>, ApiError> {
     let slug = problem.slug().to_owned();
     if !grundy_problems::is_valid_slug(&slug) {
         return Err(ApiError::Invalid(format!(
@@ -51,7 +53,38 @@ async fn publish(
     registry::record_version(&state.store, &problem, origin, digest).await?;
     let entry = state.problems.insert(problem, origin, user.0.id);
     tracing::info!(slug = %slug, version, origin = origin.as_str(), user = %user.0.name, "problem published");
-    Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
+    Ok(entry)
+}
+
+/// Reads a zipped package (off the async threads) and publishes it.
+pub(crate) async fn publish_package(
+    state: &AppState,
+    user: &CurrentUser,
+    bytes: Bytes,
+) -> Result<Arc<Entry>, ApiError> {
+    let unpacked = bytes.clone();
+    let problem = tokio::task::spawn_blocking(move || {
+        grundy_problems::read_zip(&unpacked, &registry::package_limits())
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("reading a package: {e}")))?
+    .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    publish(state, user, problem, Origin::Package, &bytes).await
+}
+
+/// Builds a variant of `base` as the request describes and publishes it.
+pub(crate) async fn publish_variant(
+    state: &AppState,
+    user: &CurrentUser,
+    base: &Problem,
+    request: &VariantRequest,
+) -> Result<Arc<Entry>, ApiError> {
+    let files =
+        grundy_problems::variant(base, request).map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let problem =
+        Problem::from_files(&request.slug, &files).map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let content = serde_json::to_vec(&files).map_err(|e| ApiError::Internal(e.to_string()))?;
+    publish(state, user, problem, Origin::Variant, &content).await
 }
 
 /// Uploads a problem package: a zip in the Kattis/ICPC layout (`problem.yaml`,
@@ -76,14 +109,8 @@ pub(super) async fn upload_package(
             ApiError::BadRequest(e.body_text())
         }
     })?;
-    let unpacked = bytes.clone();
-    let problem = tokio::task::spawn_blocking(move || {
-        grundy_problems::read_zip(&unpacked, &registry::package_limits())
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("reading a package: {e}")))?
-    .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    publish(&state, &user, problem, Origin::Package, &bytes).await
+    let entry = publish_package(&state, &user, bytes).await?;
+    Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
 /// Creates a variant of a built-in game: another slug, title, limits and subtasks whose
@@ -105,12 +132,8 @@ pub(super) async fn create_variant(
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
     let base = find(&state, &base)?;
     let Json(request) = body.map_err(rejection)?;
-    let files = grundy_problems::variant(&base.problem, &request)
-        .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let problem =
-        Problem::from_files(&request.slug, &files).map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let content = serde_json::to_vec(&files).map_err(|e| ApiError::Internal(e.to_string()))?;
-    publish(&state, &user, problem, Origin::Variant, &content).await
+    let entry = publish_variant(&state, &user, &base.problem, &request).await?;
+    Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
 /// Any problem as a Kattis/ICPC package (built-in ones with their generated tests), to take to

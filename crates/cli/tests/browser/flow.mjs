@@ -1,0 +1,163 @@
+// A student and a teacher in headless chromium against a running Grundy. Started by
+// crates/cli/tests/browser.rs, which passes everything through the environment:
+//   GRUNDY_URL, GRUNDY_ARTIFACTS (screenshots go there), GRUNDY_CORRECT / GRUNDY_WRONG (C++
+//   files), GRUNDY_PACKAGE (a zip), GRUNDY_PACKAGE_SLUG, GRUNDY_TEACHER / GRUNDY_TEACHER_PASSWORD.
+import { chromium } from "playwright-core";
+import { readFileSync, mkdirSync } from "node:fs";
+import assert from "node:assert/strict";
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+const base = env("GRUNDY_URL");
+const artifacts = env("GRUNDY_ARTIFACTS");
+mkdirSync(artifacts, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.GRUNDY_CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const page = await context.newPage();
+page.setDefaultTimeout(30_000);
+const problems = [];
+page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+page.on("response", (response) => {
+  if (response.status() >= 400) problems.push(`${response.status()} from ${response.url()}`);
+});
+page.on("request", (request) => {
+  // Everything a page needs comes from Grundy itself: no CDN.
+  if (!request.url().startsWith(base)) problems.push(`request to ${request.url()}`);
+});
+
+const shot = async (name) => {
+  await page.screenshot({ path: `${artifacts}/${name}.png`, fullPage: true });
+  console.log(`screenshot ${name}.png`);
+};
+const step = (text) => console.log(`- ${text}`);
+
+try {
+  step("a student registers");
+  await page.goto(`${base}/register`);
+  await page.fill("#name", "sam");
+  await page.fill("#password", "sam-password-1");
+  await Promise.all([page.waitForURL(`${base}/problems`), page.click("button[type=submit]")]);
+  assert.equal(await page.textContent("#who"), "sam");
+  const listed = await page.locator("table.problems tbody tr").count();
+  assert.ok(listed >= 4, `the list shows the catalogue (${listed} rows)`);
+  await shot("01-problems");
+
+  step("opens Stones and sees MathML");
+  await page.click("table.problems a[href='/problems/stones']");
+  await page.waitForURL(`${base}/problems/stones`);
+  assert.equal(await page.textContent("h1"), "Stones");
+  const math = await page.$$eval(".statement math", (nodes) =>
+    nodes.map((n) => n.namespaceURI));
+  assert.ok(math.length > 0, "the statement has math");
+  assert.ok(math.every((ns) => ns === "http://www.w3.org/1998/Math/MathML"), "as MathML");
+  assert.equal(await page.locator(".samples pre").count(), 12, "six samples, input and output");
+  assert.ok(await page.isVisible("button.copy"), "copy buttons show with JavaScript");
+  await shot("02-problem-stones");
+
+  step("reads it in Vietnamese and back");
+  await page.click("nav.languages a[hreflang=vi]");
+  assert.equal(await page.textContent("h1"), "Bốc đá");
+  assert.equal(await page.getAttribute(".statement", "lang"), "vi");
+  await page.click("nav.languages a[hreflang=en]");
+  assert.equal(await page.textContent("h1"), "Stones");
+
+  // The test count, from the API rather than the page under test.
+  const detail = await (await page.request.get(`${base}/api/v1/problems/stones`)).json();
+  const testCount = detail.samples.length +
+    detail.subtasks.reduce((sum, subtask) => sum + subtask.tests, 0);
+
+  const submit = async (file) => {
+    await page.goto(`${base}/problems/stones`);
+    await page.selectOption("#language", "cpp20");
+    await page.fill("#source", readFileSync(file, "utf8"));
+    await Promise.all([
+      page.waitForURL(/\/submissions\/\d+$/),
+      page.click("#submit button[type=submit]"),
+    ]);
+  };
+  const verdicts = async () => page.$$eval("#tests tr", (rows) => rows.map((row) => ({
+    name: row.cells[0].textContent,
+    verdict: row.cells[1].textContent,
+    live: row.dataset.live === "true",
+  })));
+
+  step("submits a correct C++ solution and watches it turn green");
+  await submit(env("GRUNDY_CORRECT"));
+  await page.waitForSelector("#verdict.v-accepted", { timeout: 180_000 });
+  assert.equal(await page.textContent("#verdict"), "Accepted");
+  assert.equal(await page.textContent("#score"), "100/100");
+  const accepted = await verdicts();
+  assert.equal(accepted.length, testCount, "a row per test");
+  assert.ok(accepted.every((t) => t.verdict === "Accepted"), "every test green");
+  assert.ok(accepted.every((t) => t.live), "rows came over the live stream");
+  await shot("03-submission-accepted");
+
+  step("submits a wrong one and sees Wrong Answer on the third sample");
+  await submit(env("GRUNDY_WRONG"));
+  await page.waitForSelector("#verdict.v-wrong_answer", { timeout: 180_000 });
+  assert.equal(await page.textContent("#verdict"), "Wrong Answer");
+  const judged = await verdicts();
+  const wrong = judged.filter((t) => t.verdict === "Wrong Answer").map((t) => t.name);
+  assert.deepEqual(wrong, ["samples #3"]);
+  assert.ok(judged.filter((t) => t.name !== "samples #3")
+    .every((t) => t.verdict === "Accepted" || t.verdict === "Skipped"));
+  await shot("04-submission-wrong-answer");
+
+  step("finds both under my submissions");
+  await page.click("header a[href='/submissions']");
+  assert.equal(await page.locator("table.submissions tbody tr").count(), 2);
+  await page.reload();
+  await page.goto(`${base}/problems`);
+  assert.match(await page.textContent("tr[data-slug=stones] td.mark"), /solved/);
+  await shot("05-my-submissions-marked");
+
+  step("sees answer mode's personal instances");
+  await page.goto(`${base}/problems/stones/answers`);
+  assert.ok(await page.locator("fieldset.instance textarea").count() > 6);
+  await shot("06-answer-mode");
+
+  step("a teacher logs in and uploads a package");
+  await page.goto(`${base}/problems`);
+  await page.click("button:has-text('Log out')");
+  await page.goto(`${base}/teach/upload`);
+  await page.waitForURL(/\/login\?next=/);
+  await page.fill("#name", env("GRUNDY_TEACHER"));
+  await page.fill("#password", env("GRUNDY_TEACHER_PASSWORD"));
+  await Promise.all([page.waitForURL(`${base}/teach/upload`), page.click("button[type=submit]")]);
+  const slug = env("GRUNDY_PACKAGE_SLUG");
+  await page.setInputFiles("#package", env("GRUNDY_PACKAGE"));
+  await Promise.all([page.waitForURL(/\/teach\?notice=/), page.click("main button[type=submit]")]);
+  assert.match(await page.textContent(".notice"), new RegExp(`${slug} is published`));
+  assert.equal(await page.locator(`#teach-problems tr[data-slug='${slug}']`).count(), 1);
+  await shot("07-teach-uploaded");
+  await page.goto(`${base}/problems`);
+  assert.equal(await page.locator(`table.problems tr[data-slug='${slug}']`).count(), 1,
+    "listed with the others");
+
+  step("filters everyone's submissions without a reload");
+  await page.goto(`${base}/teach/submissions`);
+  await page.selectOption("select[name=verdict]", "wrong_answer");
+  await page.waitForURL(/verdict=wrong_answer/);
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 1);
+  assert.equal(await page.textContent("#results tbody tr td:nth-child(3)"), "sam");
+  await shot("08-teach-submissions");
+
+  assert.deepEqual(problems, [], "no script errors and nothing fetched from elsewhere");
+  console.log("browser flow passed");
+} catch (error) {
+  await shot("failure").catch(() => {});
+  console.error(error);
+  console.error(problems.join("\n"));
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}

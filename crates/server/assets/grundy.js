@@ -1,0 +1,73 @@
+// Grundy's small enhancements. Every page works without them.
+"use strict";
+
+document.addEventListener("DOMContentLoaded", () => {
+  // Copy buttons next to samples and instances.
+  for (const button of document.querySelectorAll("button.copy[data-copy]")) {
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      const text = document.getElementById(button.dataset.copy)?.textContent ?? "";
+      try {
+        await navigator.clipboard.writeText(text);
+        button.textContent = "Copied";
+      } catch {
+        button.textContent = "Select and copy";
+      }
+    });
+  }
+  follow(document.getElementById("live"));
+});
+
+// A submission page follows its judging over server-sent events: a row per test as it ends,
+// then the verdict and score.
+function follow(section) {
+  if (!section || section.dataset.live !== "true" || !window.EventSource) return;
+  const names = JSON.parse(document.getElementById("verdict-names")?.textContent ?? "{}");
+  const label = (code) => names[code] ?? code;
+  const rows = document.getElementById("tests");
+  const verdict = document.getElementById("verdict");
+  const score = document.getElementById("score");
+  const setVerdict = (code) => {
+    verdict.textContent = label(code);
+    verdict.className = "verdict v-" + code;
+  };
+  const cell = (text, className) => {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (className) td.className = className;
+    return td;
+  };
+  const source = new EventSource(`/api/v1/submissions/${section.dataset.submission}/events`);
+  source.addEventListener("state", (event) => {
+    // Sent first and whenever an attempt starts over: the tests follow from the beginning.
+    const state = JSON.parse(event.data);
+    setVerdict(state.status);
+    rows.replaceChildren();
+  });
+  source.addEventListener("test", (event) => {
+    const test = JSON.parse(event.data);
+    const row = document.createElement("tr");
+    row.dataset.position = test.position;
+    row.dataset.live = "true";
+    row.className = "v-" + test.verdict;
+    row.append(
+      cell(`${test.group} #${test.index}`),
+      cell(label(test.verdict), "verdict"),
+      cell(`${test.cpu_ms} ms`),
+      cell(`${(test.memory_kib / 1024).toFixed(1)} MiB`),
+      cell(test.message ?? ""),
+    );
+    rows.append(row);
+  });
+  source.addEventListener("done", (event) => {
+    const done = JSON.parse(event.data);
+    setVerdict(done.verdict ?? "internal_error");
+    score.textContent = done.max_score == null ? "" : `${done.score}/${done.max_score}`;
+    if (done.compile_message) {
+      document.getElementById("compile-message").textContent = done.compile_message;
+      document.getElementById("compile").hidden = false;
+    }
+    section.dataset.live = "false";
+    source.close();
+  });
+}

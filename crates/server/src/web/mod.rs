@@ -1,0 +1,367 @@
+//! Server-rendered pages for students and teachers: the problem list, statements with math
+//! rendered to MathML, submit forms for programs and answers, live submission pages, logins and
+//! registration, and the teachers' pages under `/teach`.
+//!
+//! Every page reads without JavaScript. Scripts only add: copy buttons, live test rows over SSE
+//! (`/api/v1/submissions/{id}/events`), and htmx filters that swap a table without a reload.
+//! The API's rules (validation, rate limits, permissions) are the pages' rules: handlers call
+//! the same functions.
+
+mod account;
+mod student;
+mod teach;
+pub mod ui;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, OriginalUri, Path};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use grundy_store::{Role, User};
+use tower_http::timeout::TimeoutLayer;
+
+use crate::auth::CurrentUser;
+use crate::{ApiError, AppState, RequestLimits};
+use ui::Ui;
+
+/// Who is registering accounts, as the operator chose.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Registration {
+    /// Accounts come from admins and teachers only.
+    #[default]
+    Closed,
+    /// Anyone may register as a student.
+    Open,
+    /// Anyone who knows this code may register as a student.
+    Invitation(String),
+}
+
+pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
+    let pages = Router::new()
+        .route("/", get(student::problem_list))
+        .route("/problems", get(student::problem_list))
+        .route("/problems/{slug}", get(student::problem_page))
+        .route("/problems/{slug}/submit", post(student::submit_program))
+        .route(
+            "/problems/{slug}/answers",
+            get(student::answers_page).post(student::submit_answers),
+        )
+        .route("/submissions", get(student::my_submissions))
+        .route("/submissions/{id}", get(student::submission_page))
+        .route("/login", get(account::login_page).post(account::login))
+        .route("/logout", post(account::logout))
+        .route(
+            "/register",
+            get(account::register_page).post(account::register),
+        )
+        .route("/teach", get(teach::index))
+        .route(
+            "/teach/variants",
+            get(teach::variant_page).post(teach::create_variant),
+        )
+        .route("/teach/submissions", get(teach::submissions))
+        .route("/teach/submissions/{id}/rejudge", post(teach::rejudge))
+        .route(
+            "/teach/problems/{slug}/rejudge",
+            post(teach::rejudge_problem),
+        )
+        .route("/teach/users", get(teach::users).post(teach::create_user))
+        .route("/teach/users/{id}", post(teach::update_user))
+        .route("/assets/{file}", get(asset))
+        .route("/assets/font/{file}", get(font))
+        .route(
+            "/favicon.ico",
+            get(|| async { Redirect::permanent("/assets/favicon.svg") }),
+        )
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.timeout,
+        ))
+        .layer(DefaultBodyLimit::max(limits.body_bytes));
+    let uploads = Router::new()
+        .route("/teach/upload", get(teach::upload_page).post(teach::upload))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.timeout * 4,
+        ))
+        .layer(DefaultBodyLimit::max(limits.package_bytes));
+    pages.merge(uploads)
+}
+
+/// What every page shows around its content: the words, the signed-in user, the title.
+#[derive(Debug)]
+pub(crate) struct Frame {
+    pub ui: &'static Ui,
+    pub user: Option<User>,
+    pub title: String,
+}
+
+impl Frame {
+    pub fn new(user: Option<User>, title: impl Into<String>) -> Frame {
+        Frame {
+            ui: Ui::for_locale("en"),
+            user,
+            title: title.into(),
+        }
+    }
+
+    pub fn is_teacher(&self) -> bool {
+        self.user
+            .as_ref()
+            .is_some_and(|u| matches!(u.role, Role::Teacher | Role::Admin))
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.role == Role::Admin)
+    }
+}
+
+/// The visitor, signed in or not (a session cookie or a bearer token).
+#[derive(Debug)]
+pub(crate) struct Visitor(pub Option<User>);
+
+impl FromRequestParts<AppState> for Visitor {
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
+        match CurrentUser::from_request_parts(parts, state).await {
+            Ok(CurrentUser(user)) => Ok(Visitor(Some(user))),
+            Err(ApiError::Unauthorized) => Ok(Visitor(None)),
+            Err(other) => Err(other.into()),
+        }
+    }
+}
+
+/// A signed-in visitor; anyone else is sent to the login page and brought back after.
+#[derive(Debug)]
+pub(crate) struct SignedIn(pub User);
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
+        match Visitor::from_request_parts(parts, state).await? {
+            Visitor(Some(user)) => Ok(SignedIn(user)),
+            Visitor(None) => {
+                let uri = parts
+                    .extensions
+                    .get::<OriginalUri>()
+                    .map_or_else(|| parts.uri.clone(), |o| o.0.clone());
+                // A form's POST target cannot be returned to with a GET: back to its page.
+                let back = if parts.method == axum::http::Method::GET {
+                    uri.path_and_query().map_or("/", |p| p.as_str()).to_owned()
+                } else {
+                    "/".to_owned()
+                };
+                Err(PageError::LogIn { next: back })
+            }
+        }
+    }
+}
+
+/// A teacher or admin, checked before any body is read.
+#[derive(Debug)]
+pub(crate) struct TeacherPage(pub User);
+
+impl FromRequestParts<AppState> for TeacherPage {
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
+        let SignedIn(user) = SignedIn::from_request_parts(parts, state).await?;
+        if matches!(user.role, Role::Teacher | Role::Admin) {
+            Ok(TeacherPage(user))
+        } else {
+            Err(PageError::Api(
+                ApiError::Forbidden("these pages are for teachers and admins"),
+                Some(user),
+            ))
+        }
+    }
+}
+
+/// A page that could not be shown: an HTML error page with the API's message, or, for someone
+/// not signed in, the login page.
+#[derive(Debug)]
+pub(crate) enum PageError {
+    Api(ApiError, Option<User>),
+    LogIn { next: String },
+}
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> Self {
+        PageError::Api(e, None)
+    }
+}
+
+impl From<grundy_store::StoreError> for PageError {
+    fn from(e: grundy_store::StoreError) -> Self {
+        PageError::Api(e.into(), None)
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    frame: Frame,
+    status: u16,
+    message: String,
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        match self {
+            PageError::LogIn { next } => {
+                Redirect::to(&format!("/login?next={}", url_encode(&next))).into_response()
+            }
+            PageError::Api(error, user) => {
+                // The API error's own response logs internal causes and gives the status.
+                let status = error.status();
+                let message = error.to_string();
+                if let ApiError::Internal(cause) = &error {
+                    tracing::error!(%cause, "internal error on a page");
+                }
+                error_page(status, message, user)
+            }
+        }
+    }
+}
+
+pub(crate) fn error_page(status: StatusCode, message: String, user: Option<User>) -> Response {
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let page = ErrorPage {
+        frame: Frame::new(user, reason),
+        status: status.as_u16(),
+        message,
+    };
+    (status, page).into_response()
+}
+
+/// The router's own "not found" for a page address.
+pub(crate) async fn not_found(Visitor(user): Visitor) -> Response {
+    error_page(
+        StatusCode::NOT_FOUND,
+        "There is no page at this address.".into(),
+        user,
+    )
+}
+
+/// Scripts and styles, compiled in: nothing is fetched from elsewhere.
+async fn asset(Path(file): Path<String>) -> Response {
+    let (body, content_type): (&'static [u8], &str) = match file.as_str() {
+        "htmx.min.js" => (
+            include_bytes!("../../assets/htmx.min.js"),
+            "text/javascript",
+        ),
+        "grundy.js" => (include_bytes!("../../assets/grundy.js"), "text/javascript"),
+        "grundy.css" => (include_bytes!("../../assets/grundy.css"), "text/css"),
+        "favicon.svg" => (include_bytes!("../../assets/favicon.svg"), "image/svg+xml"),
+        "statement.css" => (
+            grundy_statement::STYLESHEET.as_bytes(),
+            "text/css; charset=utf-8",
+        ),
+        _ => return error_page(StatusCode::NOT_FOUND, format!("no asset {file:?}"), None),
+    };
+    (
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_str(content_type).expect("a MIME type"),
+            ),
+            (
+                CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=3600"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The statement stylesheet's math and text fonts.
+async fn font(Path(file): Path<String>) -> Response {
+    match grundy_statement::FONTS
+        .iter()
+        .find(|(name, _)| *name == file)
+    {
+        Some((_, bytes)) => (
+            [
+                (CONTENT_TYPE, HeaderValue::from_static("font/woff2")),
+                (
+                    CACHE_CONTROL,
+                    HeaderValue::from_static("public, max-age=86400"),
+                ),
+            ],
+            *bytes,
+        )
+            .into_response(),
+        None => error_page(StatusCode::NOT_FOUND, format!("no font {file:?}"), None),
+    }
+}
+
+/// Where to go after a form: only a path on this site (never `//elsewhere` or a full URL).
+pub(crate) fn local_path(next: Option<&str>) -> &str {
+    match next {
+        Some(path)
+            if path.starts_with('/')
+                && !path.starts_with("//")
+                && !path.contains('\\')
+                && !path.chars().any(char::is_control) =>
+        {
+            path
+        }
+        _ => "/problems",
+    }
+}
+
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A stored time (Unix milliseconds) as people read it.
+pub(crate) fn when(ms: i64) -> String {
+    let format =
+        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second] UTC");
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&format).ok())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_local_paths_are_followed_after_a_form() {
+        assert_eq!(
+            local_path(Some("/problems/stones?lang=vi")),
+            "/problems/stones?lang=vi"
+        );
+        for hostile in [
+            "//evil.example/",
+            "https://evil.example/",
+            "/\\evil.example",
+            "/a\nb",
+        ] {
+            assert_eq!(local_path(Some(hostile)), "/problems", "{hostile:?}");
+        }
+        assert_eq!(local_path(None), "/problems");
+    }
+
+    #[test]
+    fn times_read_as_utc() {
+        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(when(1_795_000_000_123), "2026-11-18 11:06:40 UTC");
+    }
+}

@@ -1,0 +1,579 @@
+//! The students' pages: problems, statements, submitting programs and answers, submissions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Form;
+use axum::extract::{Multipart, Path, Query, State};
+use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
+use grundy_store::{Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, User};
+use serde::Deserialize;
+
+use super::{Frame, PageError, SignedIn, Visitor, when};
+use crate::api::submissions::{queue_submission, visible};
+use crate::api::views::NewSubmissionBody;
+use crate::api::{INSTANCES_PER_SUBTASK, personal_seed};
+use crate::auth::CurrentUser;
+use crate::registry::Entry;
+use crate::{ApiError, AppState};
+
+/// The statement language a visitor chose last (`?lang=` sets it).
+const LANGUAGE_COOKIE: &str = "grundy_lang";
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ListQuery {
+    tag: Option<String>,
+}
+
+#[derive(Debug)]
+struct ProblemLine {
+    slug: String,
+    title: String,
+    difficulty: &'static str,
+    tags: Vec<String>,
+    /// `solved`, `attempted` or empty.
+    mark: &'static str,
+    best_score: Option<i64>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "problems.html")]
+pub(super) struct ProblemListPage {
+    frame: Frame,
+    problems: Vec<ProblemLine>,
+    tags: Vec<String>,
+    tag: Option<String>,
+}
+
+pub(super) async fn problem_list(
+    State(state): State<AppState>,
+    Visitor(user): Visitor,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, PageError> {
+    let marks = match &user {
+        Some(u) => state.store.problem_marks(u.id).await?,
+        None => Vec::new(),
+    };
+    let marks: BTreeMap<String, _> = marks.into_iter().map(|m| (m.problem.clone(), m)).collect();
+    let entries = state.problems.list();
+    let tags: BTreeSet<String> = entries
+        .iter()
+        .flat_map(|e| e.problem.spec.tags.iter().cloned())
+        .collect();
+    let tag = query.tag.filter(|t| !t.is_empty());
+    let problems = entries
+        .iter()
+        .filter(|e| tag.as_ref().is_none_or(|t| e.problem.spec.tags.contains(t)))
+        .map(|e| {
+            let p = &e.problem;
+            let mark = marks.get(p.slug());
+            ProblemLine {
+                slug: p.slug().to_owned(),
+                title: p.title("en").to_owned(),
+                difficulty: p.spec.difficulty.as_str(),
+                tags: p.spec.tags.clone(),
+                mark: match mark {
+                    Some(m) if m.solved => "solved",
+                    Some(_) => "attempted",
+                    None => "",
+                },
+                best_score: mark.and_then(|m| m.best_score),
+            }
+        })
+        .collect();
+    Ok(ProblemListPage {
+        frame: Frame::new(user, "Problems"),
+        problems,
+        tags: tags.into_iter().collect(),
+        tag,
+    }
+    .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct StatementQuery {
+    lang: Option<String>,
+}
+
+#[derive(Debug)]
+struct LanguageChoice {
+    id: String,
+    name: String,
+}
+
+#[derive(Debug)]
+struct SampleBox {
+    input: String,
+    answer: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "problem.html")]
+pub(super) struct ProblemPage {
+    frame: Frame,
+    slug: String,
+    title: String,
+    statement_html: String,
+    /// The statement's language and the others it is written in: (code, name).
+    lang: String,
+    statement_languages: Vec<(String, &'static str)>,
+    difficulty: &'static str,
+    tags: Vec<String>,
+    time_limit_ms: u32,
+    memory_limit_mib: u32,
+    samples: Vec<SampleBox>,
+    languages: Vec<LanguageChoice>,
+    chosen_language: String,
+    source: String,
+    error: Option<String>,
+    answer_mode: bool,
+}
+
+fn language_name(code: &str) -> &'static str {
+    match code {
+        "en" => "English",
+        "vi" => "Tiếng Việt",
+        _ => "other",
+    }
+}
+
+fn find(state: &AppState, slug: &str) -> Result<std::sync::Arc<Entry>, ApiError> {
+    state
+        .problems
+        .get(slug)
+        .ok_or_else(|| ApiError::NotFound(format!("problem {slug:?}")))
+}
+
+/// Builds the problem page; also what a refused submission returns to, with its error and
+/// source kept.
+fn problem_page_for(
+    state: &AppState,
+    entry: &Entry,
+    user: Option<User>,
+    lang: Option<&str>,
+    chosen_language: Option<String>,
+    source: String,
+    error: Option<String>,
+) -> ProblemPage {
+    let p = &entry.problem;
+    let lang = lang
+        .filter(|l| entry.html.contains_key(*l))
+        .or_else(|| entry.html.contains_key("en").then_some("en"))
+        .or_else(|| entry.html.keys().next().map(String::as_str))
+        .unwrap_or("en")
+        .to_owned();
+    let languages: Vec<LanguageChoice> = state
+        .languages
+        .available()
+        .iter()
+        .map(|l| LanguageChoice {
+            id: l.id().to_owned(),
+            name: l.spec.name.clone(),
+        })
+        .collect();
+    let chosen_language = chosen_language
+        .or_else(|| {
+            languages
+                .iter()
+                .find(|l| l.id.starts_with("cpp"))
+                .map(|l| l.id.clone())
+        })
+        .unwrap_or_default();
+    ProblemPage {
+        frame: Frame::new(user, p.title(&lang)),
+        slug: p.slug().to_owned(),
+        title: p.title(&lang).to_owned(),
+        statement_html: entry.html.get(&lang).cloned().unwrap_or_default(),
+        statement_languages: entry
+            .html
+            .keys()
+            .map(|code| (code.clone(), language_name(code)))
+            .collect(),
+        lang,
+        difficulty: p.spec.difficulty.as_str(),
+        tags: p.spec.tags.clone(),
+        time_limit_ms: p.spec.time_limit_ms,
+        memory_limit_mib: p.spec.memory_limit_mib,
+        samples: p
+            .samples
+            .iter()
+            .map(|s| SampleBox {
+                input: s.input.clone(),
+                answer: s.answer.clone(),
+            })
+            .collect(),
+        languages,
+        chosen_language,
+        source,
+        error,
+        answer_mode: p.is_family_backed(),
+    }
+}
+
+pub(super) async fn problem_page(
+    State(state): State<AppState>,
+    Visitor(user): Visitor,
+    Path(slug): Path<String>,
+    Query(query): Query<StatementQuery>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let entry = find(&state, &slug)?;
+    let remembered = cookie(&headers, LANGUAGE_COOKIE);
+    let asked = query.lang.as_deref().or(remembered.as_deref());
+    let page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
+    match query.lang {
+        // Remember the choice for the next statement.
+        Some(lang) if entry.html.contains_key(&lang) => Ok((
+            AppendHeaders([(
+                SET_COOKIE,
+                format!("{LANGUAGE_COOKIE}={lang}; Path=/; Max-Age=31536000; SameSite=Lax"),
+            )]),
+            page,
+        )
+            .into_response()),
+        _ => Ok(page.into_response()),
+    }
+}
+
+fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.to_owned())
+}
+
+/// The submit form: a language and either pasted source or a file (the file wins when given).
+pub(super) async fn submit_program(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(slug): Path<String>,
+    mut form: Multipart,
+) -> Result<Response, PageError> {
+    let entry = find(&state, &slug)?;
+    let mut language = None;
+    let mut pasted = String::new();
+    let mut uploaded = Vec::new();
+    let bad = |e: axum::extract::multipart::MultipartError| {
+        PageError::from(ApiError::BadRequest(format!("the form: {}", e.body_text())))
+    };
+    while let Some(field) = form.next_field().await.map_err(bad)? {
+        match field.name() {
+            Some("language") => language = Some(field.text().await.map_err(bad)?),
+            Some("source") => pasted = field.text().await.map_err(bad)?,
+            Some("file") => uploaded = field.bytes().await.map_err(bad)?.to_vec(),
+            _ => {}
+        }
+    }
+    let source = if uploaded.is_empty() {
+        pasted
+    } else {
+        match String::from_utf8(uploaded) {
+            Ok(text) => text,
+            Err(_) => {
+                let page = problem_page_for(
+                    &state,
+                    &entry,
+                    Some(user),
+                    None,
+                    language,
+                    pasted,
+                    Some("the uploaded file is not UTF-8 text".into()),
+                );
+                return Ok((StatusCode::BAD_REQUEST, page).into_response());
+            }
+        }
+    };
+    let new = NewSubmissionBody {
+        problem: slug,
+        language: language.clone(),
+        source: Some(source.clone()),
+        answers: None,
+        version: None,
+    };
+    match queue_submission(&state, &user, new).await {
+        Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
+        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
+        Err(refused) => {
+            let status = refused.status();
+            let page = problem_page_for(
+                &state,
+                &entry,
+                Some(user),
+                None,
+                language,
+                source,
+                Some(refused.to_string()),
+            );
+            Ok((status, page).into_response())
+        }
+    }
+}
+
+#[derive(Debug)]
+struct InstanceBox {
+    name: String,
+    group: String,
+    input: String,
+    answer: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "answers.html")]
+pub(super) struct AnswersPage {
+    frame: Frame,
+    slug: String,
+    title: String,
+    version: u32,
+    instances: Vec<InstanceBox>,
+    error: Option<String>,
+}
+
+async fn answers_page_for(
+    entry: &Entry,
+    user: User,
+    typed: &BTreeMap<String, String>,
+    error: Option<String>,
+) -> Result<AnswersPage, PageError> {
+    let p = entry.problem.clone();
+    if !p.is_family_backed() {
+        return Err(ApiError::BadRequest(format!(
+            "{} is an uploaded package: it takes programs only",
+            p.slug()
+        ))
+        .into());
+    }
+    let seed = personal_seed(user.id);
+    let drawn = tokio::task::spawn_blocking(move || p.instances(seed, INSTANCES_PER_SUBTASK))
+        .await
+        .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
+    let p = &entry.problem;
+    Ok(AnswersPage {
+        frame: Frame::new(Some(user), format!("{} — answers", p.title("en"))),
+        slug: p.slug().to_owned(),
+        title: p.title("en").to_owned(),
+        version: p.spec.version,
+        instances: drawn
+            .into_iter()
+            .map(|i| InstanceBox {
+                group: i.subtask.map_or("samples".to_owned(), |s| {
+                    p.spec.subtasks[s - 1].name.clone()
+                }),
+                answer: typed.get(&i.name).cloned().unwrap_or_default(),
+                name: i.name,
+                input: i.input,
+            })
+            .collect(),
+        error,
+    })
+}
+
+pub(super) async fn answers_page(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(slug): Path<String>,
+) -> Result<Response, PageError> {
+    let entry = find(&state, &slug)?;
+    Ok(answers_page_for(&entry, user, &BTreeMap::new(), None)
+        .await?
+        .into_response())
+}
+
+/// Answers arrive as `answer:<instance name>` fields next to the `version` they were drawn at;
+/// blank boxes are left out (and count as wrong).
+pub(super) async fn submit_answers(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(slug): Path<String>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Result<Response, PageError> {
+    let entry = find(&state, &slug)?;
+    let mut version = None;
+    let mut answers = BTreeMap::new();
+    for (key, value) in fields {
+        if key == "version" {
+            version = value.parse().ok();
+        } else if let Some(name) = key.strip_prefix("answer:")
+            && !value.trim().is_empty()
+        {
+            answers.insert(name.to_owned(), value);
+        }
+    }
+    let new = NewSubmissionBody {
+        problem: slug,
+        language: None,
+        source: None,
+        answers: Some(answers.clone()),
+        version,
+    };
+    match queue_submission(&state, &user, new).await {
+        Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
+        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
+        Err(refused) => {
+            let status = refused.status();
+            let page = answers_page_for(&entry, user, &answers, Some(refused.to_string())).await?;
+            Ok((status, page).into_response())
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct PageQuery {
+    before: Option<i64>,
+}
+
+/// One line of a submissions table.
+#[derive(Debug)]
+pub(super) struct SubmissionLine {
+    pub id: i64,
+    pub problem: String,
+    pub user: String,
+    pub language: String,
+    /// The verdict once judged, the status before.
+    pub verdict: String,
+    pub score: String,
+    pub submitted: String,
+}
+
+impl SubmissionLine {
+    pub(super) fn of(s: &Submission, user: &str) -> SubmissionLine {
+        SubmissionLine {
+            id: s.id,
+            problem: s.problem.clone(),
+            user: user.to_owned(),
+            language: match s.kind {
+                SubmissionKind::Answers => "answers".to_owned(),
+                SubmissionKind::Program => s.language.clone().unwrap_or_default(),
+            },
+            verdict: s
+                .verdict
+                .clone()
+                .unwrap_or_else(|| s.status.as_str().to_owned()),
+            score: match (s.score, s.max_score) {
+                (Some(score), Some(max)) => format!("{score}/{max}"),
+                _ => String::new(),
+            },
+            submitted: when(s.created_at),
+        }
+    }
+}
+
+const PAGE_SIZE: i64 = 50;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "submissions.html")]
+pub(super) struct MySubmissionsPage {
+    frame: Frame,
+    submissions: Vec<SubmissionLine>,
+    older: Option<i64>,
+}
+
+pub(super) async fn my_submissions(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Query(page): Query<PageQuery>,
+) -> Result<Response, PageError> {
+    let found = state
+        .store
+        .submissions(&SubmissionQuery {
+            user: Some(user.id),
+            before: page.before,
+            limit: PAGE_SIZE,
+            ..Default::default()
+        })
+        .await?;
+    let older = (found.len() as i64 == PAGE_SIZE)
+        .then(|| found.last().map(|s| s.id))
+        .flatten();
+    Ok(MySubmissionsPage {
+        submissions: found
+            .iter()
+            .map(|s| SubmissionLine::of(s, &user.name))
+            .collect(),
+        frame: Frame::new(Some(user), "My submissions"),
+        older,
+    }
+    .into_response())
+}
+
+#[derive(Debug)]
+struct TestLine {
+    position: i64,
+    name: String,
+    verdict: String,
+    cpu_ms: i64,
+    memory_kib: i64,
+    message: String,
+}
+
+impl TestLine {
+    fn memory(&self) -> String {
+        format!("{:.1} MiB", self.memory_kib as f64 / 1024.0)
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "submission.html")]
+pub(super) struct SubmissionPage {
+    frame: Frame,
+    line: SubmissionLine,
+    problem_title: String,
+    is_answers: bool,
+    /// Still queued or being judged: the page follows it live.
+    live: bool,
+    compile_message: String,
+    tests: Vec<TestLine>,
+    source: String,
+}
+
+pub(super) async fn submission_page(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    let viewer = CurrentUser(user);
+    let found = visible(&state, &viewer, id).await?;
+    let CurrentUser(user) = viewer;
+    let owner = if found.user_id == user.id {
+        user.name.clone()
+    } else {
+        state
+            .store
+            .user_by_id(found.user_id)
+            .await?
+            .map_or_else(|| format!("#{}", found.user_id), |u| u.name)
+    };
+    let tests = state.store.test_results(id).await?;
+    let source = state.store.submission_source(id).await?.unwrap_or_default();
+    let problem_title = state.problems.get(&found.problem).map_or_else(
+        || found.problem.clone(),
+        |e| e.problem.title("en").to_owned(),
+    );
+    Ok(SubmissionPage {
+        frame: Frame::new(Some(user), format!("Submission {id}")),
+        line: SubmissionLine::of(&found, &owner),
+        problem_title,
+        is_answers: found.kind == SubmissionKind::Answers,
+        live: found.status != SubmissionStatus::Done,
+        compile_message: found.compile_message.clone().unwrap_or_default(),
+        tests: tests
+            .into_iter()
+            .map(|t| TestLine {
+                position: t.position,
+                name: format!("{} #{}", t.grp, t.idx),
+                verdict: t.verdict,
+                cpu_ms: t.cpu_ms,
+                memory_kib: t.memory_kib,
+                message: t.message.unwrap_or_default(),
+            })
+            .collect(),
+        source: String::from_utf8_lossy(&source).into_owned(),
+    }
+    .into_response())
+}
