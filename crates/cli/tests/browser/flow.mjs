@@ -34,10 +34,17 @@ page.on("request", (request) => {
   if (!request.url().startsWith(base)) problems.push(`request to ${request.url()}`);
 });
 
-const shot = async (name) => {
-  await page.screenshot({ path: `${artifacts}/${name}.png`, fullPage: true });
+const shot = async (name, on = page) => {
+  await on.screenshot({ path: `${artifacts}/${name}.png`, fullPage: true });
   console.log(`screenshot ${name}.png`);
 };
+// Every visible form control has a label a screen reader and a keyboard user can find.
+const unlabelled = (on) => on.$$eval(
+  "input:not([type=hidden]), select, textarea",
+  (controls) => controls
+    .filter((c) => !c.closest("[hidden]") && c.labels.length === 0 && !c.getAttribute("aria-label"))
+    .map((c) => c.outerHTML),
+);
 const step = (text) => console.log(`- ${text}`);
 
 try {
@@ -61,7 +68,33 @@ try {
   assert.ok(math.every((ns) => ns === "http://www.w3.org/1998/Math/MathML"), "as MathML");
   assert.equal(await page.locator(".samples pre").count(), 12, "six samples, input and output");
   assert.ok(await page.isVisible("button.copy"), "copy buttons show with JavaScript");
+  assert.deepEqual(await unlabelled(page), []);
   await shot("02-problem-stones");
+
+  step("reads the statement without JavaScript, on a phone and on a projector");
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const noScript = await plain.newPage();
+  await noScript.goto(`${base}/problems/stones`);
+  assert.ok(await noScript.locator(".statement math").count() > 0, "math without scripts");
+  assert.equal(await noScript.locator("pre").count(), 12, "samples without scripts");
+  await plain.close();
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+  });
+  const small = await phone.newPage();
+  await small.goto(`${base}/problems/stones`);
+  const overflow = await small.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow}px too wide)`);
+  await shot("09-phone-problem", small);
+  await phone.close();
+  const projector = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const wide = await projector.newPage();
+  await wide.goto(`${base}/problems/stones`);
+  const rootSize = await wide.evaluate(() =>
+    parseFloat(getComputedStyle(document.documentElement).fontSize));
+  assert.ok(rootSize >= 20, `larger type on a projector (${rootSize}px)`);
+  await projector.close();
 
   step("reads it in Vietnamese and back");
   await page.click("nav.languages a[hreflang=vi]");
@@ -115,24 +148,44 @@ try {
   step("finds both under my submissions");
   await page.click("header a[href='/submissions']");
   assert.equal(await page.locator("table.submissions tbody tr").count(), 2);
+  assert.deepEqual(await unlabelled(page), []);
   await page.reload();
   await page.goto(`${base}/problems`);
   assert.match(await page.textContent("tr[data-slug=stones] td.mark"), /solved/);
   await shot("05-my-submissions-marked");
 
-  step("sees answer mode's personal instances");
+  step("answers its personal instances in answer mode");
   await page.goto(`${base}/problems/stones/answers`);
-  assert.ok(await page.locator("fieldset.instance textarea").count() > 6);
+  const boxes = page.locator("fieldset.instance textarea");
+  assert.ok(await boxes.count() > 6, "samples and drawn instances");
+  assert.deepEqual(await unlabelled(page), []);
+  // The samples' answers are on the problem page: typing them earns no points but is judged.
+  for (const [index, answer] of ["First", "Second", "First", "Second", "First", "Second"].entries()) {
+    await boxes.nth(index).fill(answer);
+  }
   await shot("06-answer-mode");
+  await Promise.all([page.waitForURL(/\/submissions\/\d+$/), page.click("main button[type=submit]")]);
+  await page.waitForSelector("#verdict.v-wrong_answer", { timeout: 60_000 });
+  const answered = await verdicts();
+  assert.deepEqual(
+    answered.filter((t) => t.name.startsWith("samples")).map((t) => t.verdict),
+    Array(6).fill("Accepted"),
+    "the sample answers are right",
+  );
+  assert.equal(await page.textContent("#score"), "0/100", "blank instances earn nothing");
 
   step("a teacher logs in and uploads a package");
   await page.goto(`${base}/problems`);
   await page.click("button:has-text('Log out')");
   await page.goto(`${base}/teach/upload`);
   await page.waitForURL(/\/login\?next=/);
-  await page.fill("#name", env("GRUNDY_TEACHER"));
-  await page.fill("#password", env("GRUNDY_TEACHER_PASSWORD"));
-  await Promise.all([page.waitForURL(`${base}/teach/upload`), page.click("button[type=submit]")]);
+  // By keyboard alone: the name field has focus, Tab reaches the password, Enter submits.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "name");
+  await page.keyboard.type(env("GRUNDY_TEACHER"));
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(env("GRUNDY_TEACHER_PASSWORD"));
+  await Promise.all([page.waitForURL(`${base}/teach/upload`), page.keyboard.press("Enter")]);
+  assert.deepEqual(await unlabelled(page), []);
   const slug = env("GRUNDY_PACKAGE_SLUG");
   await page.setInputFiles("#package", env("GRUNDY_PACKAGE"));
   await Promise.all([page.waitForURL(/\/teach\?notice=/), page.click("main button[type=submit]")]);
@@ -147,8 +200,9 @@ try {
   await page.goto(`${base}/teach/submissions`);
   await page.selectOption("select[name=verdict]", "wrong_answer");
   await page.waitForURL(/verdict=wrong_answer/);
-  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 1);
-  assert.equal(await page.textContent("#results tbody tr td:nth-child(3)"), "sam");
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 2);
+  assert.deepEqual(await page.$$eval("#results tbody tr td:nth-child(3)", (cells) =>
+    cells.map((c) => c.textContent)), ["sam", "sam"], "the wrong program and the answers");
   await shot("08-teach-submissions");
 
   assert.deepEqual(problems, [], "no script errors and nothing fetched from elsewhere");
