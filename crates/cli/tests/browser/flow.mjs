@@ -145,14 +145,25 @@ try {
     .every((t) => t.verdict === "Accepted" || t.verdict === "Skipped"));
   await shot("04-submission-wrong-answer");
 
-  step("finds both under my submissions");
+  step("submits one that does not compile and reads the compiler's message");
+  await page.goto(`${base}/problems/stones`);
+  await page.selectOption("#language", "cpp20");
+  await page.fill("#source", "int main() { return undeclared_name; }\n");
+  await Promise.all([page.waitForURL(/\/submissions\/\d+$/), page.click("#submit button[type=submit]")]);
+  await page.waitForSelector("#verdict.v-compilation_error", { timeout: 120_000 });
+  assert.equal(await page.textContent("#verdict"), "Compilation Error");
+  assert.ok(await page.isVisible("#compile-message"));
+  assert.match(await page.textContent("#compile-message"), /undeclared_name/);
+  await shot("05-compilation-error");
+
+  step("finds all three under my submissions");
   await page.click("header a[href='/submissions']");
-  assert.equal(await page.locator("table.submissions tbody tr").count(), 2);
+  assert.equal(await page.locator("table.submissions tbody tr").count(), 3);
   assert.deepEqual(await unlabelled(page), []);
   await page.reload();
   await page.goto(`${base}/problems`);
   assert.match(await page.textContent("tr[data-slug=stones] td.mark"), /solved/);
-  await shot("05-my-submissions-marked");
+  await shot("05-my-submissions-solved-mark");
 
   step("answers its personal instances in answer mode");
   await page.goto(`${base}/problems/stones/answers`);
@@ -196,6 +207,24 @@ try {
   assert.equal(await page.locator(`table.problems tr[data-slug='${slug}']`).count(), 1,
     "listed with the others");
 
+  step("creates a variant of Stones from the form");
+  await page.goto(`${base}/teach/variants`);
+  await page.selectOption("#base-choice", "nim");
+  // htmx reloads the form with the chosen base's subtasks.
+  await page.waitForFunction(() =>
+    document.querySelector("input[name=base][type=hidden]")?.value === "nim");
+  await page.selectOption("#base-choice", "stones");
+  await page.waitForFunction(() =>
+    document.querySelector("input[name=base][type=hidden]")?.value === "stones");
+  await page.fill("#slug", "stones-small");
+  await page.fill("#title", "Stones, small piles");
+  await page.fill("#time_limit_ms", "1000");
+  assert.deepEqual(await unlabelled(page), []);
+  await Promise.all([page.waitForURL(`${base}/problems/stones-small`),
+    page.click("#variant-form button[type=submit]")]);
+  assert.equal(await page.textContent("h1"), "Stones, small piles");
+  assert.match(await page.textContent("ul.facts"), /1000 ms/);
+
   step("filters everyone's submissions without a reload");
   await page.goto(`${base}/teach/submissions`);
   await page.selectOption("select[name=verdict]", "wrong_answer");
@@ -204,6 +233,17 @@ try {
   assert.deepEqual(await page.$$eval("#results tbody tr td:nth-child(3)", (cells) =>
     cells.map((c) => c.textContent)), ["sam", "sam"], "the wrong program and the answers");
   await shot("08-teach-submissions");
+  const rejudged = await page.getAttribute("#results tbody tr:first-child", "data-id");
+  const judgedAt = async () => (await (await page.request.get(
+    `${base}/api/v1/submissions/${rejudged}`)).json()).judged_at;
+  const firstJudged = await judgedAt();
+  await Promise.all([page.waitForURL(/verdict=wrong_answer/),
+    page.click("#results tbody tr:first-child button")]);
+  // Judged again: a later judging time (the page may show it queued or already done again).
+  for (let tries = 0; !((await judgedAt()) > firstJudged); tries++) {
+    assert.ok(tries < 600, "the rejudge was picked up");
+    await page.waitForTimeout(100);
+  }
 
   assert.deepEqual(problems, [], "no script errors and nothing fetched from elsewhere");
   console.log("browser flow passed");
