@@ -109,24 +109,53 @@ pub(crate) fn rejection(rejection: axum::extract::rejection::JsonRejection) -> A
 }
 
 /// Errors made by layers and the router itself (a timeout, a wrong method, an unreadable path
-/// parameter, an unsupported content type) come without a body or as plain text; they get the
-/// handlers' JSON shape too.
-pub(crate) async fn json_errors(response: Response) -> Response {
+/// parameter or form, a cross-site write) come without a body or as plain text: under `/api/`
+/// they get the handlers' JSON shape, elsewhere an HTML error page.
+pub(crate) async fn shape_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let is_api = request.uri().path().starts_with("/api/");
+    let response = next.run(request).await;
     let status = response.status();
-    // Handlers' JSON errors and the pages' HTML error pages are already what they should be.
-    let is_shaped = response
+    let content_type = response
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
-        .is_some_and(|v| {
-            v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
-        });
-    if !(status.is_client_error() || status.is_server_error()) || is_shaped {
+        .map(|v| v.as_bytes().to_vec())
+        .unwrap_or_default();
+    let shaped = if is_api {
+        content_type.starts_with(b"application/json")
+    } else {
+        content_type.starts_with(b"text/html")
+    };
+    if !(status.is_client_error() || status.is_server_error()) || shaped {
         return response;
     }
     let (parts, body) = response.into_parts();
     let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let message = if status.is_server_error() || text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        String::from_utf8_lossy(&text).into_owned()
+    };
+    let mut shaped = if is_api {
+        json_error(status, message)
+    } else {
+        crate::web::error_page(status, message, None)
+    };
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            shaped.headers_mut().append(name, value.clone());
+        }
+    }
+    shaped
+}
+
+fn json_error(status: StatusCode, message: String) -> Response {
     let code = match status {
         StatusCode::NOT_FOUND => "not_found",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::UNPROCESSABLE_ENTITY => "invalid",
         StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
         StatusCode::REQUEST_TIMEOUT => "timeout",
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
@@ -134,16 +163,5 @@ pub(crate) async fn json_errors(response: Response) -> Response {
         s if s.is_server_error() => "internal",
         _ => "bad_request",
     };
-    let message = if status.is_server_error() || text.is_empty() {
-        status.canonical_reason().unwrap_or("error").to_lowercase()
-    } else {
-        String::from_utf8_lossy(&text).into_owned()
-    };
-    let mut response = (status, Json(json!({ "error": code, "message": message }))).into_response();
-    for (name, value) in &parts.headers {
-        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
-            response.headers_mut().append(name, value.clone());
-        }
-    }
-    response
+    (status, Json(json!({ "error": code, "message": message }))).into_response()
 }

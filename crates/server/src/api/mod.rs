@@ -119,12 +119,16 @@ pub(crate) fn routes(state: AppState) -> Router {
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", doc))
         .merge(crate::web::routes(state.limits.clone()))
         .fallback(not_found)
-        .layer(axum::middleware::map_response(crate::error::json_errors))
         // Browsers send cookies with cross-site requests; writes from other origins are refused.
         // Scripts with tokens send neither `Origin` nor `Sec-Fetch-Site` and pass.
         .layer(CsrfLayer::new().with_rejection_response(|_| {
-            ApiError::Forbidden("cross-origin request refused (CSRF protection)").into_response()
+            (
+                StatusCode::FORBIDDEN,
+                "cross-origin request refused (CSRF protection)",
+            )
+                .into_response()
         }))
+        .layer(axum::middleware::from_fn(crate::error::shape_errors))
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .layer(PropagateRequestIdLayer::x_request_id())

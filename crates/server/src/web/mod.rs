@@ -98,6 +98,9 @@ pub(crate) struct Frame {
     pub ui: &'static Ui,
     pub user: Option<User>,
     pub title: String,
+    /// False on error pages that do not know who is asking: they show no account links
+    /// rather than a wrong "Log in".
+    pub account_shown: bool,
 }
 
 impl Frame {
@@ -106,6 +109,7 @@ impl Frame {
             ui: Ui::for_locale("en"),
             user,
             title: title.into(),
+            account_shown: true,
         }
     }
 
@@ -151,15 +155,29 @@ impl FromRequestParts<AppState> for SignedIn {
                     .extensions
                     .get::<OriginalUri>()
                     .map_or_else(|| parts.uri.clone(), |o| o.0.clone());
-                // A form's POST target cannot be returned to with a GET: back to its page.
                 let back = if parts.method == axum::http::Method::GET {
                     uri.path_and_query().map_or("/", |p| p.as_str()).to_owned()
                 } else {
-                    "/".to_owned()
+                    page_of_form(uri.path()).to_owned()
                 };
                 Err(PageError::LogIn { next: back })
             }
         }
+    }
+}
+
+/// The page a form is posted from, to return to after logging in: the problem for its submit
+/// form, the teachers' index for a rejudge button, the address itself for the rest (their GET
+/// shows the form).
+fn page_of_form(path: &str) -> &str {
+    if let Some(problem) = path.strip_suffix("/submit") {
+        problem
+    } else if path.ends_with("/rejudge") {
+        "/teach"
+    } else if path.starts_with("/teach/users/") {
+        "/teach/users"
+    } else {
+        path
     }
 }
 
@@ -230,10 +248,13 @@ impl IntoResponse for PageError {
     }
 }
 
+/// An error page; without the user (`None`), its header shows no account links.
 pub(crate) fn error_page(status: StatusCode, message: String, user: Option<User>) -> Response {
     let reason = status.canonical_reason().unwrap_or("Error");
+    let mut frame = Frame::new(user, reason);
+    frame.account_shown = frame.user.is_some();
     let page = ErrorPage {
-        frame: Frame::new(user, reason),
+        frame,
         status: status.as_u16(),
         message,
     };
@@ -242,11 +263,14 @@ pub(crate) fn error_page(status: StatusCode, message: String, user: Option<User>
 
 /// The router's own "not found" for a page address.
 pub(crate) async fn not_found(Visitor(user): Visitor) -> Response {
-    error_page(
-        StatusCode::NOT_FOUND,
-        "There is no page at this address.".into(),
-        user,
-    )
+    let mut frame = Frame::new(user, "Not Found");
+    frame.account_shown = true;
+    let page = ErrorPage {
+        frame,
+        status: 404,
+        message: "There is no page at this address.".into(),
+    };
+    (StatusCode::NOT_FOUND, page).into_response()
 }
 
 /// Scripts and styles, compiled in: nothing is fetched from elsewhere.
@@ -357,6 +381,17 @@ mod tests {
             assert_eq!(local_path(Some(hostile)), "/problems", "{hostile:?}");
         }
         assert_eq!(local_path(None), "/problems");
+    }
+
+    #[test]
+    fn a_form_posted_while_signed_out_returns_to_its_page() {
+        assert_eq!(page_of_form("/problems/stones/submit"), "/problems/stones");
+        assert_eq!(
+            page_of_form("/problems/stones/answers"),
+            "/problems/stones/answers"
+        );
+        assert_eq!(page_of_form("/teach/submissions/7/rejudge"), "/teach");
+        assert_eq!(page_of_form("/teach/users/3"), "/teach/users");
     }
 
     #[test]

@@ -301,7 +301,6 @@ pub(super) async fn submit_program(
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
         Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
         Err(refused) => {
-            let status = refused.status();
             let page = problem_page_for(
                 &state,
                 &entry,
@@ -311,9 +310,25 @@ pub(super) async fn submit_program(
                 source,
                 Some(refused.to_string()),
             );
-            Ok((status, page).into_response())
+            Ok(refusal(&refused, page))
         }
     }
+}
+
+/// A form shown again with why it was refused; a rate limit says when to try again, as the
+/// API's does.
+fn refusal(error: &ApiError, page: impl IntoResponse) -> Response {
+    let mut response = (error.status(), page).into_response();
+    if let ApiError::TooManyRequests {
+        retry_after_secs, ..
+    } = error
+    {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from(*retry_after_secs),
+        );
+    }
+    response
 }
 
 #[derive(Debug)]
@@ -416,9 +431,8 @@ pub(super) async fn submit_answers(
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
         Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
         Err(refused) => {
-            let status = refused.status();
             let page = answers_page_for(&entry, user, &answers, Some(refused.to_string())).await?;
-            Ok((status, page).into_response())
+            Ok(refusal(&refused, page))
         }
     }
 }

@@ -502,8 +502,13 @@ pub(super) async fn create_user(
     TeacherPage(viewer): TeacherPage,
     Form(form): Form<NewUserForm>,
 ) -> Result<Response, PageError> {
-    let role = Role::parse(&form.role).filter(|role| may_manage(&viewer, *role));
-    let Some(role) = role else {
+    let Some(role) = Role::parse(&form.role) else {
+        return Err(PageError::Api(
+            ApiError::BadRequest(format!("unknown role {:?}", form.role)),
+            Some(viewer),
+        ));
+    };
+    if !may_manage(&viewer, role) {
         let page = users_page_for(
             &state,
             viewer,
@@ -556,8 +561,10 @@ pub(super) async fn update_user(
     }
     let notice = if let Some(role) = form.role.as_deref().filter(|r| !r.is_empty()) {
         let role = Role::parse(role)
-            .filter(|_| viewer.role == Role::Admin)
-            .ok_or(ApiError::Forbidden("only admins change roles"))?;
+            .ok_or_else(|| ApiError::BadRequest(format!("unknown role {role:?}")))?;
+        if viewer.role != Role::Admin {
+            return Err(ApiError::Forbidden("only admins change roles").into());
+        }
         state.store.set_role(id, role).await?;
         format!("{} is a {} now", target.name, role.as_str())
     } else if let Some(password) = form.password.filter(|p| !p.is_empty()) {

@@ -1,0 +1,1027 @@
+//! The web pages in process, over a real port 0, on SQLite, without workers (submissions are
+//! only queued, never judged): registration under each policy, the login form and where it
+//! sends people, which pages need whom, "not found" as a page or as JSON, the problem list and
+//! its tag filter, statements and the language cookie, static assets, the submit and answer
+//! forms with their CSRF protection, and the teachers' pages (submission filters, users and
+//! roles, package uploads).
+//!
+//! Requests are made as a browser makes them, but by hand: redirects are not followed (so 303s
+//! and `Location` can be checked), the session cookie is sent explicitly, and form posts carry
+//! the `Origin` and `Sec-Fetch-Site` a browser adds. What a real browser renders is covered by
+//! the browser test, judging by `crates/cli/tests/service.rs`.
+
+use std::io::{Cursor, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use grundy_judge::Languages;
+use grundy_problems::Catalogue;
+use grundy_server::{AppState, Registration, RequestLimits, auth};
+use grundy_store::{
+    NewSubmission, Outcome, Role, Store, Submission, SubmissionKind, SubmissionQuery,
+    SubmissionStatus,
+};
+use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE};
+use reqwest::multipart::{Form, Part};
+use reqwest::{Method, RequestBuilder};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+struct Server {
+    url: String,
+    client: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    state: AppState,
+}
+
+/// A user in the store and a session cookie (`grundy_session=…`) to browse as them.
+struct Account {
+    id: i64,
+    cookie: String,
+}
+
+impl Account {
+    fn cookie(&self) -> Option<&str> {
+        Some(&self.cookie)
+    }
+}
+
+impl Server {
+    async fn start(dir: &Path, registration: Registration) -> Server {
+        let store = Store::open_sqlite(&dir.join("grundy.db")).await.unwrap();
+        let limits = RequestLimits {
+            registration,
+            ..RequestLimits::default()
+        };
+        let state = AppState::new(
+            store,
+            Catalogue::builtin().unwrap(),
+            Languages::load(None).unwrap(),
+            limits,
+        );
+        state.load_problems().await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(grundy_server::serve(state.clone(), listener, async move {
+            let _ = stopped.await;
+        }));
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(Duration::from_secs(30))
+            .build()
+            .unwrap();
+        Server {
+            url,
+            client,
+            stop: Some(stop),
+            task: Some(tokio::spawn(async move {
+                task.await.unwrap().unwrap();
+            })),
+            state,
+        }
+    }
+
+    async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.task.take().unwrap().await.unwrap();
+        self.state.store.close().await;
+    }
+
+    /// A user with the password `<name>-password`, signed in.
+    async fn user(&self, name: &str, role: Role) -> Account {
+        let hash = auth::hash_password(&format!("{name}-password")).unwrap();
+        let user = self
+            .state
+            .store
+            .create_user(name, role, Some(&hash), grundy_server::now_ms())
+            .await
+            .unwrap();
+        let secret = auth::start_session(&self.state.store, user.id, None)
+            .await
+            .unwrap();
+        Account {
+            id: user.id,
+            cookie: format!("{}={secret}", auth::SESSION_COOKIE),
+        }
+    }
+
+    async fn role_of(&self, name: &str) -> Option<Role> {
+        let user = self.state.store.user_by_name(name).await.unwrap();
+        user.map(|u| u.role)
+    }
+
+    async fn submission(&self, id: i64) -> (Submission, String) {
+        let store = &self.state.store;
+        let found = store.submission(id).await.unwrap().expect("stored");
+        let source = store.submission_source(id).await.unwrap().unwrap();
+        (found, String::from_utf8(source).unwrap())
+    }
+
+    async fn submission_count(&self, user: &Account) -> usize {
+        let query = SubmissionQuery {
+            user: Some(user.id),
+            ..SubmissionQuery::default()
+        };
+        self.state.store.submissions(&query).await.unwrap().len()
+    }
+
+    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder {
+        let request = self.client.request(method, format!("{}{path}", self.url));
+        match cookie {
+            Some(cookie) => request.header(COOKIE, cookie),
+            None => request,
+        }
+    }
+
+    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
+        self.request(Method::GET, path, cookie)
+    }
+
+    /// A form post from one of this site's own pages, with the headers a browser adds.
+    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
+        self.request(Method::POST, path, cookie)
+            .header(ORIGIN, &self.url)
+            .header("sec-fetch-site", "same-origin")
+    }
+
+    /// The same post made by a page on another site, told either way a browser tells it.
+    fn cross_site_posts(&self, path: &str, cookie: Option<&str>) -> [RequestBuilder; 2] {
+        [
+            self.request(Method::POST, path, cookie)
+                .header("sec-fetch-site", "cross-site"),
+            self.request(Method::POST, path, cookie)
+                .header(ORIGIN, "https://evil.example"),
+        ]
+    }
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+struct Page {
+    status: u16,
+    location: String,
+    retry_after: String,
+    content_type: String,
+    set_cookies: Vec<String>,
+    body: Vec<u8>,
+    html: String,
+}
+
+async fn page(request: RequestBuilder) -> Page {
+    let response = request.send().await.unwrap();
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (status, location, content_type, retry_after) = (
+        response.status().as_u16(),
+        header(LOCATION),
+        header(CONTENT_TYPE),
+        header(RETRY_AFTER),
+    );
+    let set_cookies = response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok().map(str::to_owned))
+        .collect();
+    let body = response.bytes().await.unwrap().to_vec();
+    let html = String::from_utf8_lossy(&body).into_owned();
+    Page {
+        status,
+        location,
+        retry_after,
+        content_type,
+        set_cookies,
+        body,
+        html,
+    }
+}
+
+impl Page {
+    /// The whole `Set-Cookie` line for the cookie `name`.
+    fn set_cookie(&self, name: &str) -> Option<&str> {
+        let prefix = format!("{name}=");
+        self.set_cookies
+            .iter()
+            .find(|c| c.starts_with(&prefix))
+            .map(String::as_str)
+    }
+
+    /// The new session's `name=value`, as the browser would send it back.
+    fn session(&self) -> String {
+        let line = self
+            .set_cookie(auth::SESSION_COOKIE)
+            .unwrap_or_else(|| panic!("a session cookie in {:?}", self.set_cookies));
+        line.split(';').next().unwrap().to_owned()
+    }
+
+    fn has_error_message(&self) -> bool {
+        self.html.contains(r#"class="error" role="alert""#)
+    }
+
+    /// The submission a form redirected to.
+    fn submission_id(&self) -> i64 {
+        self.location
+            .strip_prefix("/submissions/")
+            .and_then(|id| id.parse().ok())
+            .unwrap_or_else(|| panic!("redirected to a submission: {self:?}"))
+    }
+}
+
+#[track_caller]
+fn assert_html(page: &Page, status: u16) {
+    assert_eq!(page.status, status, "{}", page.html);
+    assert!(
+        page.content_type.starts_with("text/html"),
+        "an HTML page, not {:?}: {}",
+        page.content_type,
+        page.html
+    );
+}
+
+#[track_caller]
+fn assert_redirect(page: &Page, location: &str) {
+    assert_eq!(
+        (page.status, page.location.as_str()),
+        (303, location),
+        "{}",
+        page.html
+    );
+}
+
+fn lists(html: &str, slug: &str) -> bool {
+    html.contains(&format!(r#"data-slug="{slug}""#))
+}
+
+fn shows_submission(html: &str, id: i64) -> bool {
+    html.contains(&format!(r#"data-id="{id}""#))
+}
+
+// Registration.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_registration_says_so_and_creates_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let form = page(server.get("/register", None)).await;
+    assert_html(&form, 200);
+    assert!(
+        form.html.contains("Registration is closed"),
+        "{}",
+        form.html
+    );
+    assert!(
+        !form.html.contains(r#"action="/register""#),
+        "no form to fill"
+    );
+
+    let refused = page(
+        server
+            .post("/register", None)
+            .form(&[("name", "newbie"), ("password", "newbie-password")]),
+    )
+    .await;
+    assert_html(&refused, 403);
+    assert!(refused.set_cookie(auth::SESSION_COOKIE).is_none());
+    assert_eq!(server.role_of("newbie").await, None);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invitation_registration_needs_the_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Invitation("letmein".into())).await;
+    let form = page(server.get("/register", None)).await;
+    assert_html(&form, 200);
+    assert!(form.html.contains(r#"name="code""#), "{}", form.html);
+
+    for code in ["", "letme", "LETMEIN", "letmein2"] {
+        let refused = page(server.post("/register", None).form(&[
+            ("name", "newbie"),
+            ("password", "newbie-password"),
+            ("code", code),
+        ]))
+        .await;
+        assert_html(&refused, 403);
+        assert!(refused.has_error_message(), "{code:?}: {}", refused.html);
+        assert!(refused.set_cookie(auth::SESSION_COOKIE).is_none());
+        assert_eq!(server.role_of("newbie").await, None, "{code:?}");
+    }
+
+    let welcomed = page(server.post("/register", None).form(&[
+        ("name", "newbie"),
+        ("password", "newbie-password"),
+        ("code", "letmein"),
+    ]))
+    .await;
+    assert_redirect(&welcomed, "/problems");
+    assert_eq!(server.role_of("newbie").await, Some(Role::Student));
+    // Registering signs in at once.
+    let mine = page(server.get("/submissions", Some(welcomed.session().as_str()))).await;
+    assert_html(&mine, 200);
+    assert!(mine.html.contains(">newbie<"), "{}", mine.html);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_registration_refuses_taken_names_and_short_passwords() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Open).await;
+    let register = |name: &'static str, password: &'static str| {
+        page(
+            server
+                .post("/register", None)
+                .form(&[("name", name), ("password", password)]),
+        )
+    };
+    let first = register("ana", "ana-password").await;
+    assert_redirect(&first, "/problems");
+    first.session();
+    assert_eq!(server.role_of("ana").await, Some(Role::Student));
+
+    let again = register("ana", "another-password").await;
+    assert_html(&again, 409);
+    assert!(again.has_error_message(), "{}", again.html);
+    assert!(again.set_cookie(auth::SESSION_COOKIE).is_none());
+    let users = server.state.store.users().await.unwrap();
+    assert_eq!(users.iter().filter(|u| u.name == "ana").count(), 1);
+
+    // Seven characters are one too few; eight will do.
+    let short = register("bo", "seven77").await;
+    assert_html(&short, 400);
+    assert!(short.has_error_message(), "{}", short.html);
+    assert_eq!(server.role_of("bo").await, None);
+    assert_redirect(&register("bo", "eight888").await, "/problems");
+
+    assert_html(&register("x y", "a-long-password").await, 400);
+    assert_eq!(server.role_of("x y").await, None);
+
+    // A form missing a field is refused by the extractor; a browser still gets a page.
+    let missing = page(server.post("/register", None).form(&[("name", "cy")])).await;
+    assert_html(&missing, 422);
+    assert_eq!(server.role_of("cy").await, None);
+    server.stop().await;
+}
+
+// Signing in and out, and who may see what.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_login_form_signs_in_sends_back_only_locally_and_signs_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    server.user("ana", Role::Student).await;
+    let login = |password: &'static str, next: &'static str| {
+        page(server.post("/login", None).form(&[
+            ("name", "ana"),
+            ("password", password),
+            ("next", next),
+        ]))
+    };
+
+    let form = page(server.get("/login?next=/problems/stones", None)).await;
+    assert_html(&form, 200);
+    assert!(
+        form.html
+            .contains(r#"name="next" value="/problems/stones""#),
+        "{}",
+        form.html
+    );
+    let form = page(server.get("/login?next=//evil.example/", None)).await;
+    assert!(
+        form.html.contains(r#"name="next" value="/problems""#),
+        "{}",
+        form.html
+    );
+
+    let signed_in = login("ana-password", "/problems/stones").await;
+    assert_redirect(&signed_in, "/problems/stones");
+    let line = signed_in.set_cookie(auth::SESSION_COOKIE).unwrap();
+    assert!(line.contains("HttpOnly"), "{line}");
+    let cookie = signed_in.session();
+    for hostile in [
+        "//evil.example/",
+        "https://evil.example/",
+        "/\\evil.example",
+    ] {
+        assert_redirect(&login("ana-password", hostile).await, "/problems");
+    }
+
+    let refused = login("not-ana-password", "/problems/stones").await;
+    assert_html(&refused, 401);
+    assert!(
+        refused.html.contains("wrong name or password"),
+        "{}",
+        refused.html
+    );
+    assert!(refused.set_cookie(auth::SESSION_COOKIE).is_none());
+    assert!(refused.html.contains(r#"value="ana""#), "the name is kept");
+
+    assert_html(
+        &page(server.get("/submissions", Some(cookie.as_str()))).await,
+        200,
+    );
+    let out = page(server.post("/logout", Some(cookie.as_str()))).await;
+    assert_eq!(out.status, 303, "{}", out.html);
+    let cleared = out.set_cookie(auth::SESSION_COOKIE).unwrap();
+    assert!(
+        cleared.starts_with(&format!("{}=;", auth::SESSION_COOKIE))
+            && cleared.contains("Max-Age=0"),
+        "{cleared}"
+    );
+    let after = page(server.get("/submissions", Some(cookie.as_str()))).await;
+    assert_eq!(after.status, 303);
+    assert!(after.location.starts_with("/login?next="), "{after:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_ask_for_a_login_or_the_right_role() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let student = server.user("ana", Role::Student).await;
+    let teacher = server.user("tom", Role::Teacher).await;
+    let admin = server.user("root", Role::Admin).await;
+
+    for path in ["/submissions", "/problems/stones/answers"] {
+        let sent = page(server.get(path, None)).await;
+        assert_eq!(sent.status, 303, "{path}");
+        assert!(sent.location.starts_with("/login?next="), "{sent:?}");
+        assert!(sent.location.contains(path), "{sent:?}");
+        // The login page remembers where the visitor was going.
+        let login = page(server.get(&sent.location, None)).await;
+        assert_html(&login, 200);
+        assert!(
+            login
+                .html
+                .contains(&format!(r#"name="next" value="{path}""#)),
+            "{}",
+            login.html
+        );
+    }
+
+    for path in [
+        "/teach",
+        "/teach/submissions",
+        "/teach/users",
+        "/teach/upload",
+    ] {
+        assert_html(&page(server.get(path, student.cookie())).await, 403);
+    }
+    for account in [&teacher, &admin] {
+        let teach = page(server.get("/teach", account.cookie())).await;
+        assert_html(&teach, 200);
+        assert!(lists(&teach.html, "stones"), "{}", teach.html);
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_addresses_get_a_page_or_json_as_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let student = server.user("ana", Role::Student).await;
+    assert_html(&page(server.get("/no-such-page", None)).await, 404);
+    let problem = page(server.get("/problems/no-such-problem", None)).await;
+    assert_html(&problem, 404);
+    assert!(problem.html.contains("no-such-problem"), "{}", problem.html);
+    // An error page that does not know who asks offers no "Log in" to someone signed in.
+    let signed_in = page(server.get("/problems/no-such-problem", student.cookie())).await;
+    assert_html(&signed_in, 404);
+    assert!(
+        !signed_in.html.contains(r#"href="/login""#),
+        "{}",
+        signed_in.html
+    );
+    assert_html(
+        &page(server.get("/submissions/987654", student.cookie())).await,
+        404,
+    );
+
+    let api = page(server.get("/api/v1/nope", None)).await;
+    assert_eq!(api.status, 404);
+    assert!(api.content_type.starts_with("application/json"), "{api:?}");
+    let doc: Value = serde_json::from_slice(&api.body).unwrap();
+    assert_eq!(doc["error"], "not_found");
+    server.stop().await;
+}
+
+// Problems, statements and assets.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_problem_list_filters_by_tag_and_statements_remember_their_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    for path in ["/", "/problems"] {
+        let list = page(server.get(path, None)).await;
+        assert_html(&list, 200);
+        assert!(
+            lists(&list.html, "stones") && lists(&list.html, "nim"),
+            "{path}"
+        );
+    }
+    // Stones is tagged dp; Nim is not.
+    let dp = page(server.get("/problems?tag=dp", None)).await;
+    assert_html(&dp, 200);
+    assert!(lists(&dp.html, "stones"), "{}", dp.html);
+    assert!(!lists(&dp.html, "nim"), "{}", dp.html);
+
+    let english = page(server.get("/problems/stones", None)).await;
+    assert_html(&english, 200);
+    assert!(english.html.contains("<math"), "MathML: {}", english.html);
+    assert!(english.html.contains("<h1>Stones</h1>"), "{}", english.html);
+    assert!(english.set_cookie("grundy_lang").is_none());
+
+    let chosen = page(server.get("/problems/stones?lang=vi", None)).await;
+    assert_html(&chosen, 200);
+    assert!(chosen.html.contains("<h1>Bốc đá</h1>"), "{}", chosen.html);
+    let remembered = chosen
+        .set_cookie("grundy_lang")
+        .expect("the choice is kept");
+    assert!(remembered.starts_with("grundy_lang=vi;"), "{remembered}");
+    let later = page(server.get("/problems/stones", Some("grundy_lang=vi"))).await;
+    assert!(later.html.contains("<h1>Bốc đá</h1>"), "{}", later.html);
+
+    // A language the statement is not written in is neither shown nor remembered.
+    let unknown = page(server.get("/problems/stones?lang=xx", None)).await;
+    assert_html(&unknown, 200);
+    assert!(unknown.html.contains("<h1>Stones</h1>"), "{}", unknown.html);
+    assert!(unknown.set_cookie("grundy_lang").is_none());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn assets_are_served_with_their_types_and_nothing_else_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    for (path, content_type) in [
+        ("/assets/htmx.min.js", "text/javascript"),
+        ("/assets/grundy.js", "text/javascript"),
+        ("/assets/grundy.css", "text/css"),
+        ("/assets/statement.css", "text/css"),
+        ("/assets/font/latinmodern-math.woff2", "font/woff2"),
+    ] {
+        let asset = page(server.get(path, None)).await;
+        assert_eq!(asset.status, 200, "{path}");
+        assert!(
+            asset.content_type.starts_with(content_type),
+            "{path}: {}",
+            asset.content_type
+        );
+        assert!(!asset.body.is_empty(), "{path}");
+    }
+    let font = page(server.get("/assets/font/latinmodern-math.woff2", None)).await;
+    assert!(font.body.starts_with(b"wOF2"), "a WOFF2 file");
+
+    // Encoded slashes reach the handler as one name, which must not be read as a path.
+    for path in [
+        "/assets/font/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/assets/..%2F..%2FCargo.toml",
+        "/assets/font/..%2Fgrundy.css",
+        "/assets/font/nope.woff2",
+        "/assets/nope.js",
+    ] {
+        let missing = page(server.get(path, None)).await;
+        assert_eq!(missing.status, 404, "{path}: {}", missing.html);
+    }
+    server.stop().await;
+}
+
+// Submitting.
+
+const PASTED: &str = "int main() { return 0; }\n";
+
+fn program(language: &str, source: &str) -> Form {
+    Form::new()
+        .text("language", language.to_owned())
+        .text("source", source.to_owned())
+}
+
+/// What the textarea named `name` holds, as written in the HTML.
+fn textarea<'a>(html: &'a str, name: &str) -> &'a str {
+    let start = html
+        .find(&format!(r#"name="{name}""#))
+        .unwrap_or_else(|| panic!("a textarea {name}: {html}"));
+    let rest = &html[start..];
+    let open = rest.find('>').unwrap() + 1;
+    &rest[open..rest.find("</textarea>").unwrap()]
+}
+
+/// The few character references an escaped source can hold, in either spelling.
+fn unescape(text: &str) -> String {
+    [
+        ("&lt;", "<"),
+        ("&#60;", "<"),
+        ("&gt;", ">"),
+        ("&#62;", ">"),
+        ("&quot;", "\""),
+        ("&#34;", "\""),
+        ("&#39;", "'"),
+        ("&amp;", "&"),
+        ("&#38;", "&"),
+    ]
+    .iter()
+    .fold(text.to_owned(), |text, (entity, plain)| {
+        text.replace(entity, plain)
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn programs_are_queued_through_the_submit_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let bob = server.user("bob", Role::Student).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    let submit = |form: Form| {
+        page(
+            server
+                .post("/problems/stones/submit", ana.cookie())
+                .multipart(form),
+        )
+    };
+
+    let pasted = submit(program("cpp20", PASTED)).await;
+    let first = pasted.submission_id();
+    assert_redirect(&pasted, &format!("/submissions/{first}"));
+    let (stored, source) = server.submission(first).await;
+    assert_eq!(
+        (
+            stored.user_id,
+            stored.kind,
+            stored.language.as_deref(),
+            stored.status
+        ),
+        (
+            ana.id,
+            SubmissionKind::Program,
+            Some("cpp20"),
+            SubmissionStatus::Queued
+        )
+    );
+    assert_eq!(source, PASTED);
+
+    let uploaded = "int main() { return 7; }\n";
+    let with_file = program("cpp20", "// pasted, then a file chosen\n").part(
+        "file",
+        Part::bytes(uploaded.as_bytes().to_vec()).file_name("main.cpp"),
+    );
+    let id = submit(with_file).await.submission_id();
+    assert_eq!(server.submission(id).await.1, uploaded, "the file wins");
+    // A browser sends an empty file part when no file is chosen.
+    let no_file = program("cpp20", PASTED).part("file", Part::bytes(Vec::new()).file_name(""));
+    let id = submit(no_file).await.submission_id();
+    assert_eq!(server.submission(id).await.1, PASTED);
+    assert_eq!(server.submission_count(&ana).await, 3);
+
+    let typed = "int main() { return 1 < 2; }";
+    let refused = submit(program("cobol", typed)).await;
+    assert_html(&refused, 400);
+    assert!(refused.has_error_message(), "{}", refused.html);
+    let kept = textarea(&refused.html, "source");
+    assert!(!kept.contains('<'), "escaped: {kept}");
+    assert_eq!(unescape(kept), typed, "the source is kept");
+    for request in server.cross_site_posts("/problems/stones/submit", ana.cookie()) {
+        let refused = page(request.multipart(program("cpp20", PASTED))).await;
+        assert_html(&refused, 403);
+    }
+    // Signed out, the form sends the visitor to log in and back to the problem, not the list.
+    let signed_out = page(
+        server
+            .post("/problems/stones/submit", None)
+            .multipart(program("cpp20", PASTED)),
+    )
+    .await;
+    assert_redirect(&signed_out, "/login?next=/problems/stones");
+    assert_eq!(
+        server.submission_count(&ana).await,
+        3,
+        "nothing more queued"
+    );
+
+    let own = page(server.get(&format!("/submissions/{first}"), ana.cookie())).await;
+    assert_html(&own, 200);
+    assert!(own.html.contains(r#"data-live="true""#), "{}", own.html);
+    assert!(own.html.contains(PASTED.trim()), "{}", own.html);
+    assert_html(
+        &page(server.get(&format!("/submissions/{first}"), bob.cookie())).await,
+        404,
+    );
+    assert_html(
+        &page(server.get(&format!("/submissions/{first}"), tom.cookie())).await,
+        200,
+    );
+    let listed = page(server.get("/submissions", ana.cookie())).await;
+    assert!(shows_submission(&listed.html, first), "{}", listed.html);
+    let listed = page(server.get("/submissions", bob.cookie())).await;
+    assert!(!shows_submission(&listed.html, first), "{}", listed.html);
+
+    // Past the rate limit the form comes back with the reason and when to try again.
+    let limited = loop {
+        let sent = page(
+            server
+                .post("/problems/stones/submit", bob.cookie())
+                .multipart(program("cpp20", PASTED)),
+        )
+        .await;
+        if sent.status != 303 {
+            break sent;
+        }
+        assert!(server.submission_count(&bob).await <= 20, "the limit holds");
+    };
+    assert_html(&limited, 429);
+    assert!(limited.has_error_message(), "{}", limited.html);
+    assert_eq!(limited.retry_after, "60");
+    server.stop().await;
+}
+
+/// The `answer:<instance>` field names of an answer form.
+fn answer_fields(html: &str) -> Vec<String> {
+    html.split(r#"name=""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|name| name.starts_with("answer:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_are_queued_through_the_answer_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let version = server
+        .state
+        .problems
+        .get("stones")
+        .unwrap()
+        .problem
+        .spec
+        .version;
+
+    let form = page(server.get("/problems/stones/answers", ana.cookie())).await;
+    assert_html(&form, 200);
+    let fields = answer_fields(&form.html);
+    assert!(!fields.is_empty(), "{}", form.html);
+    assert!(
+        form.html
+            .contains(&format!(r#"name="version" value="{version}""#))
+    );
+
+    // Every box is sent, as a browser sends them; only the filled one counts.
+    let answered = |version: u32| -> Vec<(String, String)> {
+        let mut body = vec![("version".to_owned(), version.to_string())];
+        for (i, field) in fields.iter().enumerate() {
+            let answer = if i == 0 { "First" } else { "" };
+            body.push((field.clone(), answer.to_owned()));
+        }
+        body
+    };
+    let sent = page(
+        server
+            .post("/problems/stones/answers", ana.cookie())
+            .form(&answered(version)),
+    )
+    .await;
+    let id = sent.submission_id();
+    assert_redirect(&sent, &format!("/submissions/{id}"));
+    let (stored, source) = server.submission(id).await;
+    assert_eq!(
+        (stored.kind, stored.user_id),
+        (SubmissionKind::Answers, ana.id)
+    );
+    let instance = fields[0].strip_prefix("answer:").unwrap();
+    let source: Value = serde_json::from_str(&source).unwrap();
+    assert_eq!(source, json!({ instance: "First" }));
+
+    let stale = page(
+        server
+            .post("/problems/stones/answers", ana.cookie())
+            .form(&answered(version + 1)),
+    )
+    .await;
+    assert_html(&stale, 409);
+    assert!(stale.has_error_message(), "{}", stale.html);
+    assert!(
+        stale.html.contains(">First</textarea>"),
+        "the answer is kept"
+    );
+    for request in server.cross_site_posts("/problems/stones/answers", ana.cookie()) {
+        assert_eq!(page(request.form(&answered(version))).await.status, 403);
+    }
+    assert_eq!(server.submission_count(&ana).await, 1);
+    server.stop().await;
+}
+
+// Teachers' pages.
+
+async fn queue_program(server: &Server, user: &Account) -> i64 {
+    let new = NewSubmission {
+        user_id: user.id,
+        problem: "stones".into(),
+        kind: SubmissionKind::Program,
+        language: Some("cpp20".into()),
+        source: PASTED.as_bytes().to_vec(),
+        priority: 0,
+    };
+    let now = grundy_server::now_ms();
+    server
+        .state
+        .store
+        .create_submission(&new, now)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn teachers_filter_submissions_by_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    let store = &server.state.store;
+    // One submission judged wrong, one still queued: a verdict filter tells them apart.
+    let judged = queue_program(&server, &ana).await;
+    let now = grundy_server::now_ms();
+    let claimed = store.claim("w1", now, 60_000, 3).await.unwrap().unwrap();
+    assert_eq!(claimed.id, judged);
+    let outcome = Outcome {
+        verdict: "wrong_answer".into(),
+        score: 0,
+        max_score: 100,
+        compile_message: None,
+        problem_version: 1,
+    };
+    assert!(store.finish(judged, "w1", &outcome, now).await.unwrap());
+    let queued = queue_program(&server, &ana).await;
+
+    let filtered =
+        |query: &'static str| page(server.get(&format!("/teach/submissions{query}"), tom.cookie()));
+    let all = filtered("").await;
+    assert_html(&all, 200);
+    assert!(shows_submission(&all.html, judged) && shows_submission(&all.html, queued));
+    let wrong = filtered("?verdict=wrong_answer").await;
+    assert_html(&wrong, 200);
+    assert!(shows_submission(&wrong.html, judged), "{}", wrong.html);
+    assert!(!shows_submission(&wrong.html, queued), "{}", wrong.html);
+    assert!(
+        wrong
+            .html
+            .contains(r#"<option value="wrong_answer" selected>"#),
+        "the filter stays chosen"
+    );
+    let accepted = filtered("?verdict=accepted&problem=stones&user=ana").await;
+    assert_html(&accepted, 200);
+    assert!(!shows_submission(&accepted.html, judged) && !shows_submission(&accepted.html, queued));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn teachers_add_students_and_only_admins_change_roles() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let bea = server.user("bea", Role::Student).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    let root = server.user("root", Role::Admin).await;
+    let create = |who: &Account, name: &'static str, role: &'static str| {
+        page(server.post("/teach/users", who.cookie()).form(&[
+            ("name", name),
+            ("role", role),
+            ("password", "a-long-password"),
+        ]))
+    };
+
+    let users = page(server.get("/teach/users", tom.cookie())).await;
+    assert_html(&users, 200);
+    assert!(users.html.contains(r#"data-user="ana""#), "{}", users.html);
+
+    let created = create(&tom, "sam", "student").await;
+    assert_eq!(created.status, 303, "{}", created.html);
+    assert!(created.location.starts_with("/teach/users"), "{created:?}");
+    assert_eq!(server.role_of("sam").await, Some(Role::Student));
+    for (name, role) in [("boss", "admin"), ("tess", "teacher")] {
+        assert_html(&create(&tom, name, role).await, 403);
+        assert_eq!(server.role_of(name).await, None, "{role}");
+    }
+    assert_html(&create(&ana, "sly", "student").await, 403);
+    assert_eq!(server.role_of("sly").await, None);
+
+    let promote = |who: &Account, target: &Account| {
+        page(
+            server
+                .post(&format!("/teach/users/{}", target.id), who.cookie())
+                .form(&[("role", "teacher")]),
+        )
+    };
+    let promoted = promote(&root, &ana).await;
+    assert_eq!(promoted.status, 303, "{}", promoted.html);
+    assert_eq!(server.role_of("ana").await, Some(Role::Teacher));
+    assert_html(&promote(&tom, &bea).await, 403);
+    assert_eq!(server.role_of("bea").await, Some(Role::Student));
+
+    // A role that does not exist is a bad request, even from an admin.
+    assert_html(&create(&root, "wiz", "wizard").await, 400);
+    assert_eq!(server.role_of("wiz").await, None);
+    let unknown = page(
+        server
+            .post(&format!("/teach/users/{}", bea.id), root.cookie())
+            .form(&[("role", "wizard")]),
+    )
+    .await;
+    assert_html(&unknown, 400);
+    assert_eq!(server.role_of("bea").await, Some(Role::Student));
+    server.stop().await;
+}
+
+fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for (path, text) in files {
+        zip.start_file(*path, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// A small Kattis package: "print First when n is odd".
+fn pebbles() -> Vec<u8> {
+    zip_of(&[
+        (
+            "pebbles/problem.yaml",
+            "name: Pebbles\nlimits:\n  time_limit: 1\n  memory: 256\n",
+        ),
+        (
+            "pebbles/statement/problem.en.md",
+            "# Pebbles\n\nTake $n$ pebbles.\n",
+        ),
+        ("pebbles/data/sample/1.in", "3\n"),
+        ("pebbles/data/sample/1.ans", "First\n"),
+        ("pebbles/data/secret/a.in", "4\n"),
+        ("pebbles/data/secret/a.ans", "Second\n"),
+    ])
+}
+
+fn package(bytes: Vec<u8>) -> Form {
+    let part = Part::bytes(bytes)
+        .file_name("package.zip")
+        .mime_str("application/zip")
+        .unwrap();
+    Form::new().part("package", part)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn teachers_upload_packages_through_the_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    let upload = |who: &Account, form: Form| {
+        page(server.post("/teach/upload", who.cookie()).multipart(form))
+    };
+    let version = || {
+        server
+            .state
+            .problems
+            .get("pebbles")
+            .map(|e| e.problem.spec.version)
+    };
+
+    assert_html(&upload(&ana, package(pebbles())).await, 403);
+    for request in server.cross_site_posts("/teach/upload", tom.cookie()) {
+        assert_eq!(
+            page(request.multipart(package(pebbles()))).await.status,
+            403
+        );
+    }
+    assert_eq!(version(), None);
+
+    let published = upload(&tom, package(pebbles())).await;
+    assert_eq!(published.status, 303, "{}", published.html);
+    assert!(
+        published.location.starts_with("/teach?notice=") && published.location.contains("pebbles"),
+        "{published:?}"
+    );
+    let notice = page(server.get(&published.location, tom.cookie())).await;
+    assert_html(&notice, 200);
+    assert!(notice.html.contains(r#"class="notice""#), "{}", notice.html);
+    assert!(lists(
+        &page(server.get("/problems", None)).await.html,
+        "pebbles"
+    ));
+    assert_eq!(version(), Some(1));
+
+    let broken = upload(&tom, package(b"not a zip at all".to_vec())).await;
+    assert_html(&broken, 422);
+    assert!(broken.has_error_message(), "{}", broken.html);
+    // A browser sends an empty part when no file is chosen.
+    assert_html(&upload(&tom, package(Vec::new())).await, 400);
+    assert_eq!(version(), Some(1), "nothing more was published");
+    server.stop().await;
+}
