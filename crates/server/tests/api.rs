@@ -4,66 +4,23 @@
 //! Judging itself is covered end to end in `crates/cli/tests/service.rs`.
 
 use std::io::{Cursor, Write};
-use std::path::Path;
 use std::time::Duration;
 
-use grundy_judge::Languages;
+mod common;
+
+use common::Server;
 use grundy_problems::{Catalogue, ReadLimits};
-use grundy_server::{AppState, RequestLimits, auth};
-use grundy_store::{Role, Store};
+use grundy_server::{RequestLimits, auth};
+use grundy_store::Role;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, ORIGIN, SET_COOKIE};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
-struct Server {
-    url: String,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<()>>,
-    state: AppState,
-}
-
+/// Tokens for the API tests.
 impl Server {
-    async fn start(dir: &Path, limits: RequestLimits) -> Server {
-        let store = Store::open_sqlite(&dir.join("grundy.db")).await.unwrap();
-        let state = AppState::new(
-            store,
-            Catalogue::builtin().unwrap(),
-            Languages::load(None).unwrap(),
-            limits,
-        );
-        state.load_problems().await.unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(grundy_server::serve(state.clone(), listener, async move {
-            let _ = stopped.await;
-        }));
-        Server {
-            url,
-            stop: Some(stop),
-            task: Some(tokio::spawn(async move {
-                task.await.unwrap().unwrap();
-            })),
-            state,
-        }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        self.task.take().unwrap().await.unwrap();
-        self.state.store.close().await;
-    }
-
     /// A user with a password and a token.
     async fn user(&self, name: &str, role: Role) -> String {
-        let hash = auth::hash_password(&format!("{name}-password")).unwrap();
-        let user = self
-            .state
-            .store
-            .create_user(name, role, Some(&hash), grundy_server::now_ms())
-            .await
-            .unwrap();
+        let user = self.create_user(name, role).await;
         auth::issue_token(&self.state.store, user.id, "test")
             .await
             .unwrap()

@@ -12,28 +12,18 @@
 
 use std::io::{Cursor, Write};
 use std::path::Path;
-use std::time::Duration;
 
-use grundy_judge::Languages;
-use grundy_problems::Catalogue;
-use grundy_server::{AppState, Registration, RequestLimits, auth};
+mod common;
+
+use common::Server;
+use grundy_server::{Registration, RequestLimits, auth};
 use grundy_store::{
-    NewSubmission, Outcome, Role, Store, Submission, SubmissionKind, SubmissionQuery,
-    SubmissionStatus,
+    NewSubmission, Outcome, Role, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus,
 };
 use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
-
-struct Server {
-    url: String,
-    client: reqwest::Client,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<()>>,
-    state: AppState,
-}
 
 /// A user in the store and a session cookie (`grundy_session=…`) to browse as them.
 struct Account {
@@ -47,57 +37,20 @@ impl Account {
     }
 }
 
+/// Starts the server with a registration policy.
+async fn start(dir: &Path, registration: Registration) -> Server {
+    let limits = RequestLimits {
+        registration,
+        ..RequestLimits::default()
+    };
+    Server::start(dir, limits).await
+}
+
+/// Signed-in users and requests as a browser makes them.
 impl Server {
-    async fn start(dir: &Path, registration: Registration) -> Server {
-        let store = Store::open_sqlite(&dir.join("grundy.db")).await.unwrap();
-        let limits = RequestLimits {
-            registration,
-            ..RequestLimits::default()
-        };
-        let state = AppState::new(
-            store,
-            Catalogue::builtin().unwrap(),
-            Languages::load(None).unwrap(),
-            limits,
-        );
-        state.load_problems().await.unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(grundy_server::serve(state.clone(), listener, async move {
-            let _ = stopped.await;
-        }));
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(Duration::from_secs(30))
-            .build()
-            .unwrap();
-        Server {
-            url,
-            client,
-            stop: Some(stop),
-            task: Some(tokio::spawn(async move {
-                task.await.unwrap().unwrap();
-            })),
-            state,
-        }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        self.task.take().unwrap().await.unwrap();
-        self.state.store.close().await;
-    }
-
     /// A user with the password `<name>-password`, signed in.
     async fn user(&self, name: &str, role: Role) -> Account {
-        let hash = auth::hash_password(&format!("{name}-password")).unwrap();
-        let user = self
-            .state
-            .store
-            .create_user(name, role, Some(&hash), grundy_server::now_ms())
-            .await
-            .unwrap();
+        let user = self.create_user(name, role).await;
         let secret = auth::start_session(&self.state.store, user.id, None)
             .await
             .unwrap();
@@ -269,7 +222,7 @@ fn shows_submission(html: &str, id: i64) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closed_registration_says_so_and_creates_nobody() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let form = page(server.get("/register", None)).await;
     assert_html(&form, 200);
     assert!(
@@ -297,7 +250,7 @@ async fn closed_registration_says_so_and_creates_nobody() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invitation_registration_needs_the_code() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Invitation("letmein".into())).await;
+    let server = start(dir.path(), Registration::Invitation("letmein".into())).await;
     let form = page(server.get("/register", None)).await;
     assert_html(&form, 200);
     assert!(form.html.contains(r#"name="code""#), "{}", form.html);
@@ -333,7 +286,7 @@ async fn invitation_registration_needs_the_code() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn open_registration_refuses_taken_names_and_short_passwords() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Open).await;
+    let server = start(dir.path(), Registration::Open).await;
     let register = |name: &'static str, password: &'static str| {
         page(
             server
@@ -375,7 +328,7 @@ async fn open_registration_refuses_taken_names_and_short_passwords() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_login_form_signs_in_sends_back_only_locally_and_signs_out() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     server.user("ana", Role::Student).await;
     let login = |password: &'static str, next: &'static str| {
         page(server.post("/login", None).form(&[
@@ -444,7 +397,7 @@ async fn the_login_form_signs_in_sends_back_only_locally_and_signs_out() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_ask_for_a_login_or_the_right_role() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let student = server.user("ana", Role::Student).await;
     let teacher = server.user("tom", Role::Teacher).await;
     let admin = server.user("root", Role::Admin).await;
@@ -485,7 +438,7 @@ async fn pages_ask_for_a_login_or_the_right_role() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_addresses_get_a_page_or_json_as_fits() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let student = server.user("ana", Role::Student).await;
     assert_html(&page(server.get("/no-such-page", None)).await, 404);
     let problem = page(server.get("/problems/no-such-problem", None)).await;
@@ -517,7 +470,7 @@ async fn unknown_addresses_get_a_page_or_json_as_fits() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_problem_list_filters_by_tag_and_statements_remember_their_language() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     for path in ["/", "/problems"] {
         let list = page(server.get(path, None)).await;
         assert_html(&list, 200);
@@ -559,7 +512,7 @@ async fn the_problem_list_filters_by_tag_and_statements_remember_their_language(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn assets_are_served_with_their_types_and_nothing_else_is() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     for (path, content_type) in [
         ("/assets/htmx.min.js", "text/javascript"),
         ("/assets/grundy.js", "text/javascript"),
@@ -635,7 +588,7 @@ fn unescape(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn programs_are_queued_through_the_submit_form() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
     let bob = server.user("bob", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
@@ -754,7 +707,7 @@ fn answer_fields(html: &str) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_are_queued_through_the_answer_form() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
     let version = server
         .state
@@ -842,7 +795,7 @@ async fn queue_program(server: &Server, user: &Account) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn teachers_filter_submissions_by_verdict() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
     let store = &server.state.store;
@@ -885,7 +838,7 @@ async fn teachers_filter_submissions_by_verdict() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn teachers_add_students_and_only_admins_change_roles() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
     let bea = server.user("bea", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
@@ -979,7 +932,7 @@ fn package(bytes: Vec<u8>) -> Form {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn teachers_upload_packages_through_the_form() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), Registration::Closed).await;
+    let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
     let upload = |who: &Account, form: Form| {
