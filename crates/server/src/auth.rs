@@ -169,15 +169,20 @@ pub fn expired_cookie() -> String {
 
 /// The session secret in the request's cookies, if any.
 pub fn session_secret(headers: &HeaderMap) -> Option<String> {
+    cookie(headers, SESSION_COOKIE)
+        .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The value of the cookie `name` among the request's cookies.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|h| h.to_str().ok())
         .flat_map(|h| h.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(key, _)| *key == name)
         .map(|(_, value)| value.to_owned())
-        .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Names appear in URLs, logs and tables: letters, digits and a little punctuation.

@@ -3,12 +3,11 @@
 //! rate limit, teachers' packages, variants and exports, and problems surviving a restart.
 //! Judging itself is covered end to end in `crates/cli/tests/service.rs`.
 
-use std::io::{Cursor, Write};
 use std::time::Duration;
 
 mod common;
 
-use common::Server;
+use common::{Server, zip_of};
 use grundy_problems::{Catalogue, ReadLimits};
 use grundy_server::{RequestLimits, auth};
 use grundy_store::Role;
@@ -90,16 +89,6 @@ async fn upload(url: &str, token: &str, zip: Vec<u8>) -> (StatusCode, Value) {
             .unwrap(),
     )
     .await
-}
-
-fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
-    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for (path, text) in files {
-        zip.start_file(*path, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
 }
 
 /// A small package: "print First when n is odd".

@@ -10,12 +10,11 @@
 //! the `Origin` and `Sec-Fetch-Site` a browser adds. What a real browser renders is covered by
 //! the browser test, judging by `crates/cli/tests/service.rs`.
 
-use std::io::{Cursor, Write};
 use std::path::Path;
 
 mod common;
 
-use common::Server;
+use common::{Server, zip_of};
 use grundy_server::{Registration, RequestLimits, auth};
 use grundy_store::{
     NewSubmission, Outcome, Role, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus,
@@ -891,16 +890,6 @@ async fn teachers_add_students_and_only_admins_change_roles() {
     assert_html(&unknown, 400);
     assert_eq!(server.role_of("bea").await, Some(Role::Student));
     server.stop().await;
-}
-
-fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
-    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for (path, text) in files {
-        zip.start_file(*path, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
 }
 
 /// A small Kattis package: "print First when n is odd".

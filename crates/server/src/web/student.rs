@@ -221,7 +221,7 @@ pub(super) async fn problem_page(
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let entry = find(&state, &slug)?;
-    let remembered = cookie(&headers, LANGUAGE_COOKIE);
+    let remembered = crate::auth::cookie(&headers, LANGUAGE_COOKIE);
     let asked = query.lang.as_deref().or(remembered.as_deref());
     let page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
     match query.lang {
@@ -236,17 +236,6 @@ pub(super) async fn problem_page(
             .into_response()),
         _ => Ok(page.into_response()),
     }
-}
-
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| value.to_owned())
 }
 
 /// The submit form: a language and either pasted source or a file (the file wins when given).

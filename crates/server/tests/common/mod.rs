@@ -67,3 +67,15 @@ impl Server {
             .unwrap()
     }
 }
+
+/// A zip of `(path, text)` files: a problem package to upload.
+pub fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (path, text) in files {
+        zip.start_file(*path, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
