@@ -5,7 +5,9 @@
 //!    again last so drift over the run shows;
 //! 2. `GET /api/v1/problems`, the catalogue list;
 //! 3. `GET /api/v1/problems/stones`, one statement;
-//! 4. `POST /api/v1/submissions` of a small C++ solution: the server runs with `--workers 0`, so
+//! 4. `GET /problems` and `GET /problems/stones`, the same as web pages (askama templates, no
+//!    user: the solved marks' query is not made);
+//! 5. `POST /api/v1/submissions` of a small C++ solution: the server runs with `--workers 0`, so
 //!    only authentication, validation and queueing are measured, never judging.
 //!
 //! Each endpoint's rate is printed with p50/p99 latency and as a ratio to the health baseline. Any
@@ -573,6 +575,16 @@ async fn phases(settings: Settings, base: &str, tokens: Vec<String>) -> Result<b
         Target {
             label: "GET /api/v1/problems/stones",
             url: format!("{base}/api/v1/problems/stones"),
+            request: Request::Get,
+        },
+        Target {
+            label: "GET /problems (page)",
+            url: format!("{base}/problems"),
+            request: Request::Get,
+        },
+        Target {
+            label: "GET /problems/stones (page)",
+            url: format!("{base}/problems/stones"),
             request: Request::Get,
         },
     ];

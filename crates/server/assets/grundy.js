@@ -43,6 +43,8 @@ function follow(section) {
     const state = JSON.parse(event.data);
     setVerdict(state.status);
     rows.replaceChildren();
+    score.textContent = "";
+    document.getElementById("compile").hidden = true;
   });
   source.addEventListener("test", (event) => {
     const test = JSON.parse(event.data);
@@ -58,6 +60,11 @@ function follow(section) {
       cell(test.message ?? ""),
     );
     rows.append(row);
+  });
+  source.addEventListener("error", () => {
+    // The browser retries a dropped stream by itself; a refused one (signed out, gone) is closed
+    // for good, and the page as the server renders it is the best there is.
+    if (source.readyState === EventSource.CLOSED) setTimeout(() => location.reload(), 3000);
   });
   source.addEventListener("done", (event) => {
     const done = JSON.parse(event.data);

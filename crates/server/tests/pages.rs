@@ -19,7 +19,9 @@ use grundy_server::{Registration, RequestLimits, auth};
 use grundy_store::{
     NewSubmission, Outcome, Role, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus,
 };
-use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE};
+use reqwest::header::{
+    CACHE_CONTROL, CONTENT_TYPE, COOKIE, LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE,
+};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
@@ -531,6 +533,28 @@ async fn assets_are_served_with_their_types_and_nothing_else_is() {
     let font = page(server.get("/assets/font/latinmodern-math.woff2", None)).await;
     assert!(font.body.starts_with(b"wOF2"), "a WOFF2 file");
 
+    // Assets may be cached; pages, which show private things, may not.
+    let cache_control = |path: &'static str| {
+        let request = server.get(path, None);
+        async move {
+            let response = request.send().await.unwrap();
+            response
+                .headers()
+                .get(CACHE_CONTROL)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_owned()
+        }
+    };
+    assert!(
+        cache_control("/assets/grundy.css")
+            .await
+            .starts_with("public")
+    );
+    for path in ["/problems", "/problems/stones", "/login"] {
+        assert_eq!(cache_control(path).await, "no-store", "{path}");
+    }
+
     // Encoded slashes reach the handler as one name, which must not be read as a path.
     for path in [
         "/assets/font/..%2F..%2F..%2Fetc%2Fpasswd",
@@ -760,9 +784,10 @@ async fn answers_are_queued_through_the_answer_form() {
     .await;
     assert_html(&stale, 409);
     assert!(stale.has_error_message(), "{}", stale.html);
+    // Answers typed for another version's instances are not put back in the new boxes.
     assert!(
-        stale.html.contains(">First</textarea>"),
-        "the answer is kept"
+        !stale.html.contains(">First</textarea>"),
+        "stale answers are dropped"
     );
     for request in server.cross_site_posts("/problems/stones/answers", ana.cookie()) {
         assert_eq!(page(request.form(&answered(version))).await.status, 403);
@@ -946,13 +971,28 @@ async fn teachers_upload_packages_through_the_form() {
 
     let published = upload(&tom, package(pebbles())).await;
     assert_eq!(published.status, 303, "{}", published.html);
-    assert!(
-        published.location.starts_with("/teach?notice=") && published.location.contains("pebbles"),
-        "{published:?}"
-    );
+    assert_redirect(&published, "/teach?published=pebbles");
     let notice = page(server.get(&published.location, tom.cookie())).await;
     assert_html(&notice, 200);
-    assert!(notice.html.contains(r#"class="notice""#), "{}", notice.html);
+    assert!(
+        notice.html.contains("pebbles is published at version 1"),
+        "{}",
+        notice.html
+    );
+    // Notices are worded by the page from what it can check: a crafted link shows nothing.
+    for crafted in [
+        "/teach?notice=Session+expired%3A+sign+in+at+evil.example",
+        "/teach?published=Session+expired",
+        "/teach/users?role_of=Session+expired",
+    ] {
+        let shown = page(server.get(crafted, tom.cookie())).await;
+        assert_html(&shown, 200);
+        assert!(
+            !shown.html.contains(r#"class="notice""#),
+            "{crafted}: {}",
+            shown.html
+        );
+    }
     assert!(lists(
         &page(server.get("/problems", None)).await.html,
         "pebbles"

@@ -199,7 +199,7 @@ try {
   assert.deepEqual(await unlabelled(page), []);
   const slug = env("GRUNDY_PACKAGE_SLUG");
   await page.setInputFiles("#package", env("GRUNDY_PACKAGE"));
-  await Promise.all([page.waitForURL(/\/teach\?notice=/), page.click("main button[type=submit]")]);
+  await Promise.all([page.waitForURL(`${base}/teach?published=${slug}`), page.click("main button[type=submit]")]);
   assert.match(await page.textContent(".notice"), new RegExp(`${slug} is published`));
   assert.equal(await page.locator(`#teach-problems tr[data-slug='${slug}']`).count(), 1);
   await shot("07-teach-uploaded");

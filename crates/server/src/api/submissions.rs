@@ -243,9 +243,10 @@ pub(super) async fn events(
                 return;
             };
             // A new attempt (a worker died, a rejudge) starts its tests from position 0 again:
-            // the attempt count changes, or fewer results are stored than were already sent.
-            let restarted = announced.is_some_and(|tries| tries != now.attempts)
-                || (tests.len() as i64) <= sent;
+            // the attempt count changes, or the store no longer holds the last position sent.
+            let stored_up_to = tests.last().map_or(-1, |t| t.position);
+            let restarted =
+                announced.is_some_and(|tries| tries != now.attempts) || stored_up_to < sent;
             if announced.is_none() || restarted {
                 if restarted {
                     sent = -1;

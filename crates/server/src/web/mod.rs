@@ -71,12 +71,6 @@ pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
         )
         .route("/teach/users", get(teach::users).post(teach::create_user))
         .route("/teach/users/{id}", post(teach::update_user))
-        .route("/assets/{file}", get(asset))
-        .route("/assets/font/{file}", get(font))
-        .route(
-            "/favicon.ico",
-            get(|| async { Redirect::permanent("/assets/favicon.svg") }),
-        )
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             limits.timeout,
@@ -89,7 +83,26 @@ pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
             limits.timeout * 4,
         ))
         .layer(DefaultBodyLimit::max(limits.package_bytes));
-    pages.merge(uploads)
+    let assets = Router::new()
+        .route("/assets/{file}", get(asset))
+        .route("/assets/font/{file}", get(font))
+        .route(
+            "/favicon.ico",
+            get(|| async { Redirect::permanent("/assets/favicon.svg") }),
+        );
+    pages
+        .merge(uploads)
+        // Pages show private things (sources, everyone's results): a shared classroom computer
+        // must not show them again from its cache after a logout.
+        .layer(axum::middleware::map_response(no_store))
+        .merge(assets)
+}
+
+async fn no_store(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 /// What every page shows around its content: the words, the signed-in user, the title.

@@ -243,9 +243,11 @@ pub(super) async fn submit_program(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(slug): Path<String>,
+    headers: HeaderMap,
     mut form: Multipart,
 ) -> Result<Response, PageError> {
     let entry = find(&state, &slug)?;
+    let lang = crate::auth::cookie(&headers, LANGUAGE_COOKIE);
     let mut language = None;
     let mut pasted = String::new();
     let mut uploaded = Vec::new();
@@ -270,7 +272,7 @@ pub(super) async fn submit_program(
                     &state,
                     &entry,
                     Some(user),
-                    None,
+                    lang.as_deref(),
                     language,
                     pasted,
                     Some("the uploaded file is not UTF-8 text".into()),
@@ -294,7 +296,7 @@ pub(super) async fn submit_program(
                 &state,
                 &entry,
                 Some(user),
-                None,
+                lang.as_deref(),
                 language,
                 source,
                 Some(refused.to_string()),
@@ -420,7 +422,13 @@ pub(super) async fn submit_answers(
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
         Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
         Err(refused) => {
-            let page = answers_page_for(&entry, user, &answers, Some(refused.to_string())).await?;
+            // Answers typed for an older version's instances do not belong in the new boxes.
+            let kept = if matches!(refused, ApiError::Conflict(_)) {
+                BTreeMap::new()
+            } else {
+                answers
+            };
+            let page = answers_page_for(&entry, user, &kept, Some(refused.to_string())).await?;
             Ok(refusal(&refused, page))
         }
     }
@@ -482,18 +490,19 @@ pub(super) async fn my_submissions(
     SignedIn(user): SignedIn,
     Query(page): Query<PageQuery>,
 ) -> Result<Response, PageError> {
-    let found = state
+    let mut found = state
         .store
         .submissions(&SubmissionQuery {
             user: Some(user.id),
             before: page.before,
-            limit: PAGE_SIZE,
+            // One more than shown: whether an older page exists.
+            limit: PAGE_SIZE + 1,
             ..Default::default()
         })
         .await?;
-    let older = (found.len() as i64 == PAGE_SIZE)
-        .then(|| found.last().map(|s| s.id))
-        .flatten();
+    let more = found.len() as i64 > PAGE_SIZE;
+    found.truncate(PAGE_SIZE as usize);
+    let older = more.then(|| found.last().map(|s| s.id)).flatten();
     Ok(MySubmissionsPage {
         submissions: found
             .iter()

@@ -37,9 +37,63 @@ pub(super) struct IndexPage {
     notice: Option<String>,
 }
 
+/// What the last action on the teachers' index did. The page words the notice itself from
+/// what it can check, so a crafted link cannot put arbitrary text in a trusted green box.
 #[derive(Debug, Deserialize)]
-pub(super) struct NoticeQuery {
-    notice: Option<String>,
+pub(super) struct IndexNotice {
+    /// A problem just published.
+    published: Option<String>,
+    /// A problem whose submissions were queued again, and how many.
+    requeued: Option<String>,
+    count: Option<u64>,
+}
+
+impl IndexNotice {
+    fn text(&self, state: &AppState) -> Option<String> {
+        if let Some(entry) = self
+            .published
+            .as_deref()
+            .and_then(|s| state.problems.get(s))
+        {
+            let p = &entry.problem;
+            return Some(format!(
+                "{} is published at version {}",
+                p.slug(),
+                p.spec.version
+            ));
+        }
+        let entry = self
+            .requeued
+            .as_deref()
+            .and_then(|s| state.problems.get(s))?;
+        Some(format!(
+            "{} submissions of {} are queued again",
+            self.count.unwrap_or(0),
+            entry.problem.slug()
+        ))
+    }
+}
+
+/// What the last action on the users page did, checked against the users as they are now.
+#[derive(Debug, Deserialize)]
+pub(super) struct UsersNotice {
+    /// A user created or given a new role.
+    role_of: Option<String>,
+    /// A user whose password was set.
+    password_of: Option<String>,
+}
+
+impl UsersNotice {
+    fn text(&self, users: &[User]) -> Option<String> {
+        let find = |name: &Option<String>| {
+            name.as_deref()
+                .and_then(|n| users.iter().find(|u| u.name == n))
+        };
+        if let Some(user) = find(&self.role_of) {
+            return Some(format!("{} is a {} now", user.name, user.role.as_str()));
+        }
+        find(&self.password_of).map(|user| format!("{}'s password is changed", user.name))
+    }
 }
 
 async fn names(state: &AppState) -> Result<BTreeMap<i64, String>, PageError> {
@@ -55,7 +109,7 @@ async fn names(state: &AppState) -> Result<BTreeMap<i64, String>, PageError> {
 pub(super) async fn index(
     State(state): State<AppState>,
     TeacherPage(user): TeacherPage,
-    Query(query): Query<NoticeQuery>,
+    Query(query): Query<IndexNotice>,
 ) -> Result<Response, PageError> {
     let names = names(&state).await?;
     let problems = state
@@ -76,7 +130,7 @@ pub(super) async fn index(
     Ok(IndexPage {
         frame: Frame::new(Some(user), "Teach"),
         problems,
-        notice: query.notice,
+        notice: query.text(&state),
     }
     .into_response())
 }
@@ -134,17 +188,11 @@ pub(super) async fn upload(
     };
     let teacher = CurrentUser(user);
     match publish_package(&state, &teacher, bytes).await {
-        Ok(entry) => {
-            let notice = format!(
-                "{} is published at version {}",
-                entry.problem.slug(),
-                entry.problem.spec.version
-            );
-            Ok(
-                Redirect::to(&format!("/teach?notice={}", super::url_encode(&notice)))
-                    .into_response(),
-            )
-        }
+        Ok(entry) => Ok(Redirect::to(&format!(
+            "/teach?published={}",
+            super::url_encode(entry.problem.slug())
+        ))
+        .into_response()),
         Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
         Err(error) => refuse(&state, teacher.0, error),
     }
@@ -341,16 +389,19 @@ pub(super) async fn submissions(
         None => None,
     };
     const PAGE: i64 = 50;
-    let found = state
+    let mut found = state
         .store
         .submissions(&SubmissionQuery {
             user: user_id,
             problem: problem.as_deref(),
             verdict: verdict.as_deref(),
             before: filter.before,
-            limit: PAGE,
+            // One more than shown: whether an older page exists.
+            limit: PAGE + 1,
         })
         .await?;
+    let more = found.len() as i64 > PAGE;
+    found.truncate(PAGE as usize);
     let query = |before: Option<i64>| {
         let mut parts = Vec::new();
         for (key, value) in [
@@ -367,7 +418,7 @@ pub(super) async fn submissions(
         }
         format!("/teach/submissions?{}", parts.join("&"))
     };
-    let older = (found.len() as i64 == PAGE)
+    let older = more
         .then(|| found.last().map(|s| query(Some(s.id))))
         .flatten();
     Ok(SubmissionsPage {
@@ -421,8 +472,11 @@ pub(super) async fn rejudge_problem(
 ) -> Result<Response, PageError> {
     let queued = state.store.rejudge_problem(&slug).await?;
     state.queued.notify_waiters();
-    let notice = format!("{queued} submissions of {slug} are queued again");
-    Ok(Redirect::to(&format!("/teach?notice={}", super::url_encode(&notice))).into_response())
+    Ok(Redirect::to(&format!(
+        "/teach?requeued={}&count={queued}",
+        super::url_encode(&slug)
+    ))
+    .into_response())
 }
 
 #[derive(Debug)]
@@ -454,9 +508,10 @@ async fn users_page_for(
     state: &AppState,
     viewer: User,
     error: Option<String>,
-    notice: Option<String>,
+    notice: Option<&UsersNotice>,
 ) -> Result<UsersPage, PageError> {
     let users = state.store.users().await?;
+    let notice = notice.and_then(|n| n.text(&users));
     let roles = if viewer.role == Role::Admin {
         vec!["student", "teacher", "admin"]
     } else {
@@ -483,9 +538,9 @@ async fn users_page_for(
 pub(super) async fn users(
     State(state): State<AppState>,
     TeacherPage(viewer): TeacherPage,
-    Query(query): Query<NoticeQuery>,
+    Query(query): Query<UsersNotice>,
 ) -> Result<Response, PageError> {
-    Ok(users_page_for(&state, viewer, None, query.notice)
+    Ok(users_page_for(&state, viewer, None, Some(&query))
         .await?
         .into_response())
 }
@@ -521,10 +576,9 @@ pub(super) async fn create_user(
     match crate::api::account::add_user(&state, &form.name, role, Some(form.password)).await {
         Ok(created) => {
             tracing::info!(user = %created.name, by = %viewer.name, "user created");
-            let notice = format!("{} is a {} now", created.name, created.role.as_str());
             Ok(Redirect::to(&format!(
-                "/teach/users?notice={}",
-                super::url_encode(&notice)
+                "/teach/users?role_of={}",
+                super::url_encode(&created.name)
             ))
             .into_response())
         }
@@ -566,7 +620,7 @@ pub(super) async fn update_user(
             return Err(ApiError::Forbidden("only admins change roles").into());
         }
         state.store.set_role(id, role).await?;
-        format!("{} is a {} now", target.name, role.as_str())
+        format!("role_of={}", super::url_encode(&target.name))
     } else if let Some(password) = form.password.filter(|p| !p.is_empty()) {
         let hashed = match hash(&state, password).await {
             Ok(hashed) => hashed,
@@ -579,14 +633,10 @@ pub(super) async fn update_user(
         };
         state.store.set_password(id, Some(&hashed)).await?;
         state.store.delete_user_sessions(id, None).await?;
-        format!("{}'s password is changed", target.name)
+        format!("password_of={}", super::url_encode(&target.name))
     } else {
         return Err(ApiError::BadRequest("nothing to change".into()).into());
     };
-    tracing::info!(user = %target.name, by = %viewer.name, %notice, "user changed");
-    Ok(Redirect::to(&format!(
-        "/teach/users?notice={}",
-        super::url_encode(&notice)
-    ))
-    .into_response())
+    tracing::info!(user = %target.name, by = %viewer.name, change = %notice, "user changed");
+    Ok(Redirect::to(&format!("/teach/users?{notice}")).into_response())
 }
