@@ -210,6 +210,21 @@ pub(super) async fn submission(
     }))
 }
 
+/// The submission and its test results as of one attempt: the two are read apart, so they are
+/// read again when a worker started another attempt in between (its results would otherwise be
+/// sent as the old attempt's). `None` when the submission is gone or the store fails.
+async fn snapshot(state: &AppState, id: i64) -> Option<(Submission, Vec<grundy_store::TestRow>)> {
+    let mut before = state.store.submission(id).await.ok()??;
+    loop {
+        let tests = state.store.test_results(id).await.ok()?;
+        let after = state.store.submission(id).await.ok()??;
+        if after.attempts == before.attempts && after.status == before.status {
+            return Some((after, tests));
+        }
+        before = after;
+    }
+}
+
 /// Server-sent events: `state` (now), then `test` per test as judged, then `done`. Workers on
 /// other machines are followed by re-reading the store every second.
 #[utoipa::path(get, path = "/api/v1/submissions/{id}/events", tag = "submissions",
@@ -236,10 +251,7 @@ pub(super) async fn events(
         let mut poll = tokio::time::interval(Duration::from_secs(1));
         loop {
             // The store is the truth: catch up from it, then wait for news.
-            let (Ok(Some(now)), Ok(tests)) = (
-                state.store.submission(id).await,
-                state.store.test_results(id).await,
-            ) else {
+            let Some((now, tests)) = snapshot(&state, id).await else {
                 return;
             };
             // A new attempt (a worker died, a rejudge) starts its tests from position 0 again:
