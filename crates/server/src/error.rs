@@ -79,18 +79,25 @@ impl IntoResponse for ApiError {
             tracing::error!(%cause, "internal error");
         }
         let (status, code) = self.parts();
-        let mut response = (
+        let response = (
             status,
             Json(json!({ "error": code, "message": self.to_string() })),
         )
             .into_response();
+        self.with_retry_after(response)
+    }
+}
+
+impl ApiError {
+    /// A refusal for too many requests says when to try again, whatever its body's shape.
+    pub(crate) fn with_retry_after(&self, mut response: Response) -> Response {
         if let ApiError::TooManyRequests {
             retry_after_secs, ..
         } = self
         {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(retry_after_secs),
+                axum::http::HeaderValue::from(*retry_after_secs),
             );
         }
         response

@@ -60,7 +60,7 @@ pub(super) async fn list_problems(
     Json(ProblemList { problems })
 }
 
-pub(super) fn find(state: &AppState, slug: &str) -> Result<std::sync::Arc<Entry>, ApiError> {
+pub(crate) fn find(state: &AppState, slug: &str) -> Result<std::sync::Arc<Entry>, ApiError> {
     state
         .problems
         .get(slug)

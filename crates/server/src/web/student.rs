@@ -7,12 +7,13 @@ use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::header::SET_COOKIE;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use grundy_store::{Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, User};
 use serde::Deserialize;
 
 use super::{Frame, PageError, SignedIn, Visitor, when};
+use crate::api::problems::find;
 use crate::api::submissions::{queue_submission, visible};
 use crate::api::views::NewSubmissionBody;
 use crate::api::{INSTANCES_PER_SUBTASK, personal_seed};
@@ -140,13 +141,6 @@ fn language_name(code: &str) -> &'static str {
     }
 }
 
-fn find(state: &AppState, slug: &str) -> Result<std::sync::Arc<Entry>, ApiError> {
-    state
-        .problems
-        .get(slug)
-        .ok_or_else(|| ApiError::NotFound(format!("problem {slug:?}")))
-}
-
 /// Builds the problem page; also what a refused submission returns to, with its error and
 /// source kept.
 fn problem_page_for(
@@ -268,6 +262,7 @@ pub(super) async fn submit_program(
         match String::from_utf8(uploaded) {
             Ok(text) => text,
             Err(_) => {
+                let refused = ApiError::BadRequest("the uploaded file is not UTF-8 text".into());
                 let page = problem_page_for(
                     &state,
                     &entry,
@@ -275,9 +270,9 @@ pub(super) async fn submit_program(
                     lang.as_deref(),
                     language,
                     pasted,
-                    Some("the uploaded file is not UTF-8 text".into()),
+                    Some(refused.to_string()),
                 );
-                return Ok((StatusCode::BAD_REQUEST, page).into_response());
+                return Ok(refusal(&refused, page));
             }
         }
     };
@@ -306,20 +301,9 @@ pub(super) async fn submit_program(
     }
 }
 
-/// A form shown again with why it was refused; a rate limit says when to try again, as the
-/// API's does.
+/// A form shown again with why it was refused, with the API's status and headers.
 fn refusal(error: &ApiError, page: impl IntoResponse) -> Response {
-    let mut response = (error.status(), page).into_response();
-    if let ApiError::TooManyRequests {
-        retry_after_secs, ..
-    } = error
-    {
-        response.headers_mut().insert(
-            axum::http::header::RETRY_AFTER,
-            axum::http::HeaderValue::from(*retry_after_secs),
-        );
-    }
-    response
+    error.with_retry_after((error.status(), page).into_response())
 }
 
 #[derive(Debug)]
