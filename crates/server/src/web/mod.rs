@@ -354,15 +354,16 @@ pub(crate) fn local_path(next: Option<&str>) -> &str {
     }
 }
 
+/// A query value: everything but unreserved characters and `/` escaped (paths stay readable).
+const QUERY_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~')
+    .remove(b'/');
+
 fn url_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+    percent_encoding::utf8_percent_encode(text, QUERY_VALUE).to_string()
 }
 
 /// A stored time (Unix milliseconds) as people read it.
@@ -405,6 +406,12 @@ mod tests {
         );
         assert_eq!(page_of_form("/teach/submissions/7/rejudge"), "/teach");
         assert_eq!(page_of_form("/teach/users/3"), "/teach/users");
+    }
+
+    #[test]
+    fn query_values_are_escaped_but_paths_stay_readable() {
+        assert_eq!(url_encode("/problems/stones"), "/problems/stones");
+        assert_eq!(url_encode("a b&c=d?é"), "a%20b%26c%3Dd%3F%C3%A9");
     }
 
     #[test]
