@@ -50,6 +50,7 @@ const step = (text) => console.log(`- ${text}`);
 try {
   step("a student registers");
   await page.goto(`${base}/register`);
+  await shot("00-register");
   await page.fill("#name", "sam");
   await page.fill("#password", "sam-password-1");
   await Promise.all([page.waitForURL(`${base}/problems`), page.click("button[type=submit]")]);
@@ -86,7 +87,7 @@ try {
   const overflow = await small.evaluate(() =>
     document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow}px too wide)`);
-  await shot("09-phone-problem", small);
+  await shot("02-phone-problem", small);
   await phone.close();
   const projector = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
   const wide = await projector.newPage();
@@ -190,6 +191,7 @@ try {
   await page.click("button:has-text('Log out')");
   await page.goto(`${base}/teach/upload`);
   await page.waitForURL(/\/login\?next=/);
+  await shot("07-login");
   // By keyboard alone: the name field has focus, Tab reaches the password, Enter submits.
   assert.equal(await page.evaluate(() => document.activeElement?.id), "name");
   await page.keyboard.type(env("GRUNDY_TEACHER"));
@@ -199,10 +201,11 @@ try {
   assert.deepEqual(await unlabelled(page), []);
   const slug = env("GRUNDY_PACKAGE_SLUG");
   await page.setInputFiles("#package", env("GRUNDY_PACKAGE"));
+  await shot("08-teach-upload");
   await Promise.all([page.waitForURL(`${base}/teach?published=${slug}`), page.click("main button[type=submit]")]);
   assert.match(await page.textContent(".notice"), new RegExp(`${slug} is published`));
   assert.equal(await page.locator(`#teach-problems tr[data-slug='${slug}']`).count(), 1);
-  await shot("07-teach-uploaded");
+  await shot("09-teach-uploaded");
   await page.goto(`${base}/problems`);
   assert.equal(await page.locator(`table.problems tr[data-slug='${slug}']`).count(), 1,
     "listed with the others");
@@ -220,6 +223,7 @@ try {
   await page.fill("#title", "Stones, small piles");
   await page.fill("#time_limit_ms", "1000");
   assert.deepEqual(await unlabelled(page), []);
+  await shot("10-teach-variant");
   await Promise.all([page.waitForURL(`${base}/problems/stones-small`),
     page.click("#variant-form button[type=submit]")]);
   assert.equal(await page.textContent("h1"), "Stones, small piles");
@@ -232,7 +236,7 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 2);
   assert.deepEqual(await page.$$eval("#results tbody tr td:nth-child(3)", (cells) =>
     cells.map((c) => c.textContent)), ["sam", "sam"], "the wrong program and the answers");
-  await shot("08-teach-submissions");
+  await shot("11-teach-submissions");
   const rejudged = await page.getAttribute("#results tbody tr:first-child", "data-id");
   const judgedAt = async () => (await (await page.request.get(
     `${base}/api/v1/submissions/${rejudged}`)).json()).judged_at;
@@ -244,6 +248,12 @@ try {
     assert.ok(tries < 600, "the rejudge was picked up");
     await page.waitForTimeout(100);
   }
+
+  step("manages users");
+  await page.goto(`${base}/teach/users`);
+  assert.equal(await page.locator("tr[data-user=sam]").count(), 1);
+  assert.deepEqual(await unlabelled(page), []);
+  await shot("12-teach-users");
 
   assert.deepEqual(problems, [], "no script errors and nothing fetched from elsewhere");
   console.log("browser flow passed");
