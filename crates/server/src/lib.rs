@@ -5,6 +5,7 @@
 //! port 0 and end it when they like. Nothing here forks: programs run in the sandbox supervisor
 //! processes the workers start.
 
+pub mod access;
 mod api;
 pub mod auth;
 mod error;
@@ -46,6 +47,37 @@ pub struct App {
     pub limits: RequestLimits,
     /// Password hashing and checking at once (Argon2 is memory- and CPU-hungry on purpose).
     pub hashing: tokio::sync::Semaphore,
+    /// The time submissions are stamped with and deadlines are judged by.
+    pub clock: Clock,
+    /// The key of students' personal instance seeds, read from the database on first use.
+    seed_key: tokio::sync::OnceCell<grundy_coursework::SeedKey>,
+}
+
+/// Milliseconds since the Unix epoch: the system's, or one a test sets.
+#[derive(Clone)]
+pub struct Clock(Arc<dyn Fn() -> i64 + Send + Sync>);
+
+impl Clock {
+    pub fn system() -> Clock {
+        Clock(Arc::new(now_ms))
+    }
+
+    /// A clock reading `now` (tests move it to cross a deadline).
+    pub fn manual(now: Arc<std::sync::atomic::AtomicI64>) -> Clock {
+        Clock(Arc::new(move || {
+            now.load(std::sync::atomic::Ordering::SeqCst)
+        }))
+    }
+
+    pub fn now(&self) -> i64 {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Clock({})", self.now())
+    }
 }
 
 /// Sizes, rates and policies the API and pages enforce.
@@ -86,6 +118,16 @@ impl AppState {
         languages: Languages,
         limits: RequestLimits,
     ) -> AppState {
+        AppState::with_clock(store, catalogue, languages, limits, Clock::system())
+    }
+
+    pub fn with_clock(
+        store: Store,
+        catalogue: Catalogue,
+        languages: Languages,
+        limits: RequestLimits,
+        clock: Clock,
+    ) -> AppState {
         AppState(Arc::new(App {
             store,
             problems: Problems::new(catalogue),
@@ -96,7 +138,26 @@ impl AppState {
             hashing: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             ),
+            clock,
+            seed_key: tokio::sync::OnceCell::new(),
         }))
+    }
+
+    /// The key of personal instance seeds: made once, kept in the database, so every node and
+    /// every restart draws the same instances.
+    pub async fn seed_key(&self) -> Result<&grundy_coursework::SeedKey, ApiError> {
+        self.seed_key
+            .get_or_try_init(|| async {
+                use rand::RngExt;
+                let fresh: [u8; 32] = rand::rng().random();
+                let stored = self
+                    .store
+                    .setting_or_insert("instance_seed_key", &fresh)
+                    .await?;
+                grundy_coursework::SeedKey::new(&stored)
+                    .ok_or_else(|| ApiError::Internal("the stored seed key is too short".into()))
+            })
+            .await
     }
 
     /// Records the built-in problems' versions (a changed problem must have a new one) and loads

@@ -231,10 +231,12 @@ async fn judge_one(
                 &mut on_event,
             ),
             Task::Answers(answers) => {
-                let instances = problem.instances(
-                    crate::api::personal_seed(claimed.user_id),
-                    crate::api::INSTANCES_PER_SUBTASK,
+                // An assignment's submission answers the instances of the seed it stored.
+                let seed = claimed.instance_seed.map_or_else(
+                    || crate::api::personal_seed(claimed.user_id),
+                    |seed| seed as u64,
                 );
+                let instances = problem.instances(seed, crate::api::INSTANCES_PER_SUBTASK);
                 judge.judge_answers(&problem, &instances, &answers, &mut on_event)
             }
         };

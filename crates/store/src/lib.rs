@@ -59,6 +59,11 @@ macro_rules! on_both {
     };
 }
 
+// After the macro, which it uses.
+mod courses;
+
+pub use courses::{Assignment, AssignmentSpec, Course, Extension, InstanceDraw, Member, MemberRole};
+
 fn conflict(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |e| match &e {
         sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what),
@@ -358,8 +363,8 @@ impl Store {
     // ---- submissions -------------------------------------------------------------------------
 
     pub async fn create_submission(&self, new: &NewSubmission, now: i64) -> Result<i64> {
-        const SQL: &str = "INSERT INTO submissions (user_id, problem, kind, language, source, priority, created_at) \
-                           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id";
+        const SQL: &str = "INSERT INTO submissions (user_id, problem, kind, language, source, priority, created_at, \
+                           assignment_id, instance_seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
         let id: i64 = on_both!(self, pool => sqlx::query_scalar(SQL)
             .bind(new.user_id)
             .bind(&new.problem)
@@ -368,6 +373,8 @@ impl Store {
             .bind(&new.source)
             .bind(new.priority)
             .bind(now)
+            .bind(new.assignment_id)
+            .bind(new.instance_seed)
             .fetch_one(pool)
             .await?);
         if let Store::Postgres(pool) = self {
@@ -390,7 +397,13 @@ impl Store {
     pub async fn submissions(&self, query: &SubmissionQuery<'_>) -> Result<Vec<Submission>> {
         let sql = format!(
             "{} WHERE ($1 IS NULL OR user_id = $1) AND ($2 IS NULL OR problem = $2) \
-             AND ($3 IS NULL OR verdict = $3) AND ($4 IS NULL OR id < $4) ORDER BY id DESC LIMIT $5",
+             AND ($3 IS NULL OR verdict = $3) AND ($4 IS NULL OR id < $4) \
+             AND ($6 IS NULL OR assignment_id = $6) \
+             AND ($7 IS NULL OR user_id = $7 \
+                  OR user_id IN (SELECT s.user_id FROM course_members s JOIN course_members t \
+                                 ON t.course_id = s.course_id AND t.user_id = $7 AND t.role = 'teacher') \
+                  OR problem IN (SELECT slug FROM custom_problems WHERE owner_id = $7)) \
+             ORDER BY id DESC LIMIT $5",
             rows::SUBMISSION_SELECT
         );
         let found: Vec<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql))
@@ -399,6 +412,8 @@ impl Store {
             .bind(query.verdict)
             .bind(query.before)
             .bind(query.limit)
+            .bind(query.assignment)
+            .bind(query.teacher)
             .fetch_all(pool)
             .await?);
         found.into_iter().map(TryInto::try_into).collect()
@@ -477,13 +492,13 @@ impl Store {
              WHERE id = (SELECT id FROM submissions \
                          WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3 AND attempts < $4) \
                          ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
-             RETURNING id, user_id, problem, kind, language, source, attempts";
+             RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed";
         // SQLite has one writer at a time: the statement is atomic without row locks.
         const SQLITE: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
              WHERE id = (SELECT id FROM submissions \
                          WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3 AND attempts < $4) \
                          ORDER BY priority DESC, id LIMIT 1) \
-             RETURNING id, user_id, problem, kind, language, source, attempts";
+             RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
         let sql = match self {
             Store::Sqlite(_) => SQLITE,

@@ -147,6 +147,10 @@ pub struct NewSubmission {
     pub source: Vec<u8>,
     /// Higher is judged first; rejudges get -1, so fresh submissions go before them.
     pub priority: i64,
+    /// The assignment it was made for, if any.
+    pub assignment_id: Option<i64>,
+    /// The personal seed its instances come from (answers, and personal program tests).
+    pub instance_seed: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -165,6 +169,8 @@ pub struct Submission {
     pub compile_message: Option<String>,
     pub created_at: i64,
     pub judged_at: Option<i64>,
+    pub assignment_id: Option<i64>,
+    pub instance_seed: Option<i64>,
 }
 
 /// What a submission listing is narrowed to; `Default` lists the newest 50 of everyone's.
@@ -176,7 +182,23 @@ pub struct SubmissionQuery<'a> {
     pub verdict: Option<&'a str>,
     /// Only ids below this one: the next page after a page ending at `before`.
     pub before: Option<i64>,
+    pub assignment: Option<i64>,
+    /// Only what this teacher may see: their own, their courses' members', and submissions to
+    /// problems they own.
+    pub teacher: Option<i64>,
     pub limit: i64,
+}
+
+impl SubmissionQuery<'_> {
+    /// Everything `viewer` may see, newest 50 first: a student's own, a teacher's as narrowed
+    /// by `teacher`, everyone's for an admin.
+    pub fn seen_by(viewer: &User) -> Self {
+        SubmissionQuery {
+            user: (viewer.role == Role::Student).then_some(viewer.id),
+            teacher: (viewer.role == Role::Teacher).then_some(viewer.id),
+            ..SubmissionQuery::default()
+        }
+    }
 }
 
 impl Default for SubmissionQuery<'_> {
@@ -186,6 +208,8 @@ impl Default for SubmissionQuery<'_> {
             problem: None,
             verdict: None,
             before: None,
+            assignment: None,
+            teacher: None,
             limit: 50,
         }
     }
@@ -201,7 +225,8 @@ pub struct ProblemMark {
 }
 
 pub(crate) const SUBMISSION_SELECT: &str = "SELECT id, user_id, problem, kind, language, status, attempts, \
-     problem_version, verdict, score, max_score, compile_message, created_at, judged_at FROM submissions";
+     problem_version, verdict, score, max_score, compile_message, created_at, judged_at, \
+     assignment_id, instance_seed FROM submissions";
 
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct SubmissionRow {
@@ -219,6 +244,8 @@ pub(crate) struct SubmissionRow {
     compile_message: Option<String>,
     created_at: i64,
     judged_at: Option<i64>,
+    assignment_id: Option<i64>,
+    instance_seed: Option<i64>,
 }
 
 impl TryFrom<SubmissionRow> for Submission {
@@ -239,6 +266,8 @@ impl TryFrom<SubmissionRow> for Submission {
             compile_message: row.compile_message,
             created_at: row.created_at,
             judged_at: row.judged_at,
+            assignment_id: row.assignment_id,
+            instance_seed: row.instance_seed,
         })
     }
 }
@@ -254,6 +283,8 @@ pub struct Claimed {
     pub source: Vec<u8>,
     /// 1 on the first claim; more when earlier workers lost their lease.
     pub attempts: i64,
+    /// Set when the instances are the student's personal ones of an assignment.
+    pub instance_seed: Option<i64>,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -265,6 +296,7 @@ pub(crate) struct ClaimedRow {
     language: Option<String>,
     source: Vec<u8>,
     attempts: i64,
+    instance_seed: Option<i64>,
 }
 
 impl TryFrom<ClaimedRow> for Claimed {
@@ -278,6 +310,7 @@ impl TryFrom<ClaimedRow> for Claimed {
             language: row.language,
             source: row.source,
             attempts: row.attempts,
+            instance_seed: row.instance_seed,
         })
     }
 }

@@ -19,9 +19,15 @@ use super::views::{
     Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
     SubmissionView, TestView,
 };
+use std::collections::BTreeMap;
+
+use grundy_coursework::{Deadlines, Feedback, Timing};
+use grundy_store::MemberRole;
+
+use crate::access;
 use crate::auth::CurrentUser;
 use crate::error::rejection;
-use crate::{ApiError, AppState, now_ms};
+use crate::{ApiError, AppState};
 
 /// At most this many answers in one submission.
 const MAX_ANSWERS: usize = 1000;
@@ -117,8 +123,15 @@ pub(crate) async fn queue_submission(
             ));
         }
     };
+    let now = state.clock.now();
+    let (assignment_id, instance_seed) = match new.assignment {
+        None => (None, None),
+        Some(id) => {
+            let seed = assignment_seed(state, user, id, &new.problem, now).await?;
+            (Some(id), Some(seed))
+        }
+    };
     let rate = state.limits.submissions_per_minute;
-    let now = now_ms();
     if rate > 0 {
         let recent = state
             .store
@@ -141,6 +154,8 @@ pub(crate) async fn queue_submission(
                 language,
                 source,
                 priority: 0,
+                assignment_id,
+                instance_seed,
             },
             now,
         )
@@ -149,7 +164,63 @@ pub(crate) async fn queue_submission(
     Ok(id)
 }
 
-/// Newest first: a student's own; everyone's for teachers and admins.
+/// Checks that `user` may submit `problem` to the assignment now and returns the seed of their
+/// personal instances in it. Teachers may try their own assignments at any time.
+async fn assignment_seed(
+    state: &AppState,
+    user: &User,
+    id: i64,
+    problem: &str,
+    now: i64,
+) -> Result<i64, ApiError> {
+    let (assignment, role) = access::assignment(state, user, id).await?;
+    if !assignment.spec.problems.iter().any(|p| p == problem) {
+        return Err(ApiError::BadRequest(format!(
+            "{problem} is not part of assignment {id}"
+        )));
+    }
+    if role == MemberRole::Student {
+        let extension = state
+            .store
+            .extensions(id)
+            .await?
+            .into_iter()
+            .find(|e| e.user_id == user.id)
+            .map(|e| e.due_at);
+        let deadlines = Deadlines::for_student(&assignment.spec, extension);
+        match deadlines.timing(now) {
+            Timing::Open { .. } => {}
+            Timing::NotOpen => {
+                return Err(ApiError::Conflict(format!(
+                    "the assignment opens at {}",
+                    crate::web::when(deadlines.opens_at)
+                )));
+            }
+            Timing::Closed => {
+                return Err(ApiError::Conflict(format!(
+                    "the assignment closed at {}",
+                    crate::web::when(deadlines.closes_at)
+                )));
+            }
+        }
+    }
+    personal_seed_in(state, id, user.id, problem).await
+}
+
+/// The seed of `user`'s current draw of `problem` in an assignment.
+pub(crate) async fn personal_seed_in(
+    state: &AppState,
+    assignment: i64,
+    user: i64,
+    problem: &str,
+) -> Result<i64, ApiError> {
+    let draw = state.store.instance_draw(assignment, user, problem).await?;
+    let key = state.seed_key().await?;
+    Ok(key.personal_seed(assignment, user, problem, draw.generation) as i64)
+}
+
+/// Newest first: a student's own; a teacher's own, their courses' members' and those to their
+/// problems; everyone's for admins.
 #[utoipa::path(get, path = "/api/v1/submissions", tag = "submissions",
     params(SubmissionFilter),
     security(("bearer" = []), ("session" = [])),
@@ -159,16 +230,16 @@ pub(super) async fn list_submissions(
     user: CurrentUser,
     Query(filter): Query<SubmissionFilter>,
 ) -> JsonResult<SubmissionList> {
-    let owner = (!user.sees_all()).then_some(user.0.id);
     let limit = filter.limit.unwrap_or(50).clamp(1, 500);
     let found = state
         .store
         .submissions(&SubmissionQuery {
-            user: owner,
             problem: filter.problem.as_deref(),
             verdict: filter.verdict.as_deref(),
             before: filter.before,
+            assignment: filter.assignment,
             limit,
+            ..SubmissionQuery::seen_by(&user.0)
         })
         .await?;
     Ok(Json(SubmissionList {
@@ -184,10 +255,91 @@ pub(crate) async fn visible(
     id: i64,
 ) -> Result<Submission, ApiError> {
     match state.store.submission(id).await? {
-        Some(s) if user.sees_all() || s.user_id == user.0.id => Ok(s),
+        Some(s) if access::may_see_submission(state, &user.0, &s).await? => Ok(s),
         _ => Err(ApiError::NotFound(format!("submission {id}"))),
     }
 }
+
+/// How much `viewer` is told about the tests of `submission`: an assignment's level for the
+/// student who made it; everything for the teachers who see it; per-test rows in practice.
+pub(crate) async fn feedback_for(
+    state: &AppState,
+    viewer: &User,
+    submission: &Submission,
+) -> Result<Feedback, ApiError> {
+    let Some(id) = submission.assignment_id else {
+        return Ok(Feedback::Tests);
+    };
+    if viewer.id != submission.user_id {
+        return Ok(Feedback::Inputs);
+    }
+    Ok(state
+        .store
+        .assignment(id)
+        .await?
+        .and_then(|a| Feedback::parse(&a.spec.feedback))
+        .unwrap_or(Feedback::Tests))
+}
+
+/// Test rows as `feedback` allows: none for `verdict`; with `inputs`, a failed personal
+/// instance also carries its input and expected answer (drawn again from the stored seed, when
+/// the problem is still at the version that judged it).
+pub(crate) async fn shown_tests(
+    state: &AppState,
+    submission: &Submission,
+    feedback: Feedback,
+    tests: Vec<grundy_store::TestRow>,
+) -> Result<Vec<TestView>, ApiError> {
+    if feedback == Feedback::Verdict {
+        return Ok(Vec::new());
+    }
+    let mut views: Vec<TestView> = tests.into_iter().map(TestView::from).collect();
+    let failed = |t: &TestView| t.verdict != "accepted" && t.verdict != "skipped";
+    let Some(seed) = submission.instance_seed else {
+        return Ok(views);
+    };
+    if feedback < Feedback::Inputs
+        || submission.kind != SubmissionKind::Answers
+        || !views.iter().any(failed)
+    {
+        return Ok(views);
+    }
+    let Some(entry) = state.problems.get(&submission.problem) else {
+        return Ok(views);
+    };
+    if submission.problem_version != Some(i64::from(entry.problem.spec.version)) {
+        return Ok(views);
+    }
+    let problem = entry.problem.clone();
+    let instances = tokio::task::spawn_blocking(move || {
+        problem.instances(seed as u64, super::INSTANCES_PER_SUBTASK)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
+    // Named as the judge names them: the group, then the position within it from 1.
+    let mut counts: BTreeMap<Option<usize>, i64> = BTreeMap::new();
+    let mut by_test = BTreeMap::new();
+    for instance in instances {
+        let n = counts.entry(instance.subtask).or_default();
+        *n += 1;
+        let group = instance.subtask.map_or("samples".to_owned(), |s| {
+            entry.problem.spec.subtasks[s - 1].name.clone()
+        });
+        by_test.insert((group, *n), instance);
+    }
+    for view in views.iter_mut().filter(|t| failed(t)) {
+        if let Some(instance) = by_test.get(&(view.group.clone(), view.index))
+            && instance.input.len() <= MAX_SHOWN_INPUT
+        {
+            view.input = Some(instance.input.clone());
+            view.expected = Some(instance.answer.clone());
+        }
+    }
+    Ok(views)
+}
+
+/// Larger inputs are not put in a page or a response.
+const MAX_SHOWN_INPUT: usize = 64 << 10;
 
 /// One submission with its per-test results (hidden tests: verdict, time and memory, no data).
 #[utoipa::path(get, path = "/api/v1/submissions/{id}", tag = "submissions",
@@ -201,12 +353,15 @@ pub(super) async fn submission(
     Path(id): Path<i64>,
 ) -> JsonResult<SubmissionDetail> {
     let found = visible(&state, &user, id).await?;
+    let feedback = feedback_for(&state, &user.0, &found).await?;
     let tests = state.store.test_results(id).await?;
+    let tests = shown_tests(&state, &found, feedback, tests).await?;
     let source = state.store.submission_source(id).await?.unwrap_or_default();
     Ok(Json(SubmissionDetail {
         submission: found.into(),
         source: String::from_utf8_lossy(&source).into_owned(),
-        tests: tests.into_iter().map(TestView::from).collect(),
+        feedback: feedback.as_str().to_owned(),
+        tests,
     }))
 }
 
@@ -238,7 +393,8 @@ pub(super) async fn events(
     user: CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    visible(&state, &user, id).await?;
+    let found = visible(&state, &user, id).await?;
+    let hide_tests = feedback_for(&state, &user.0, &found).await? == Feedback::Verdict;
     // Subscribed before the snapshot is read, so nothing falls between the two.
     let mut live = state.events.subscribe();
     let mut stopping = state.events.stopping();
@@ -270,7 +426,8 @@ pub(super) async fn events(
                 }
             }
             let since = sent;
-            for test in tests.iter().filter(|t| t.position > since) {
+            let shown = tests.iter().filter(|_| !hide_tests);
+            for test in shown.filter(|t| t.position > since) {
                 sent = test.position;
                 if tx
                     .send(event("test", &json!(TestView::from(test.clone()))))

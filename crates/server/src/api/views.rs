@@ -140,6 +140,9 @@ pub struct NewSubmissionBody {
     /// With answers: the problem version the instances were fetched at (`InstanceList.version`);
     /// a submission for an older version is refused rather than judged on other instances.
     pub version: Option<u32>,
+    /// The assignment this is for: it must be open to the caller and list the problem; answers
+    /// then answer the caller's instances of that assignment.
+    pub assignment: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -160,6 +163,12 @@ pub struct TestView {
     pub memory_kib: i64,
     /// The checker's message, an exit code or signal; never test data.
     pub message: Option<String>,
+    /// A failed personal instance's input and expected answer, when the assignment's feedback
+    /// level shows them (they are the student's own: nobody else has these inputs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
 }
 
 impl From<TestRow> for TestView {
@@ -173,6 +182,8 @@ impl From<TestRow> for TestView {
             wall_ms: t.wall_ms,
             memory_kib: t.memory_kib,
             message: t.message,
+            input: None,
+            expected: None,
         }
     }
 }
@@ -196,6 +207,8 @@ pub struct SubmissionView {
     /// Unix milliseconds.
     pub created_at: i64,
     pub judged_at: Option<i64>,
+    /// The assignment it was made for.
+    pub assignment: Option<i64>,
 }
 
 impl From<Submission> for SubmissionView {
@@ -215,6 +228,7 @@ impl From<Submission> for SubmissionView {
             compile_message: s.compile_message,
             created_at: s.created_at,
             judged_at: s.judged_at,
+            assignment: s.assignment_id,
         }
     }
 }
@@ -225,6 +239,10 @@ pub struct SubmissionDetail {
     pub submission: SubmissionView,
     /// The program's source, or the answers as JSON.
     pub source: String,
+    /// `verdict`, `tests` or `inputs`: what the caller is shown of the tests (an assignment's
+    /// rule for its students; `tests` for practice; `inputs` for teachers).
+    pub feedback: String,
+    /// Empty when the feedback level is `verdict`.
     pub tests: Vec<TestView>,
 }
 
@@ -242,6 +260,8 @@ pub struct SubmissionFilter {
     pub before: Option<i64>,
     /// At most this many, newest first (1–500, default 50).
     pub limit: Option<i64>,
+    /// Only those made for this assignment.
+    pub assignment: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

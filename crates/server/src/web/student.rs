@@ -282,6 +282,7 @@ pub(super) async fn submit_program(
         source: Some(source.clone()),
         answers: None,
         version: None,
+        assignment: None,
     };
     match queue_submission(&state, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
@@ -401,6 +402,7 @@ pub(super) async fn submit_answers(
         source: None,
         answers: Some(answers.clone()),
         version,
+        assignment: None,
     };
     match queue_submission(&state, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),

@@ -398,6 +398,7 @@ pub(super) async fn submissions(
             before: filter.before,
             // One more than shown: whether an older page exists.
             limit: PAGE + 1,
+            ..SubmissionQuery::seen_by(&viewer)
         })
         .await?;
     let more = found.len() as i64 > PAGE;

@@ -1,0 +1,247 @@
+//! Deadlines, late penalties, scoring and feedback rules of an assignment.
+
+use grundy_store::AssignmentSpec;
+use serde::Serialize;
+
+/// Which of a student's submissions to a problem counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// The highest score after penalties (the earliest of equal ones).
+    Best,
+    /// The latest judged submission, whatever it scored.
+    Last,
+}
+
+impl Scoring {
+    pub fn parse(text: &str) -> Option<Scoring> {
+        match text {
+            "best" => Some(Scoring::Best),
+            "last" => Some(Scoring::Last),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scoring::Best => "best",
+            Scoring::Last => "last",
+        }
+    }
+}
+
+/// How much a student is told about their own submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Feedback {
+    /// The verdict and score only.
+    Verdict,
+    /// Also each test's verdict, time and memory.
+    Tests,
+    /// Also the input and expected answer of their failing personal instances (which are theirs
+    /// alone, so showing them gives classmates nothing).
+    Inputs,
+}
+
+impl Feedback {
+    pub fn parse(text: &str) -> Option<Feedback> {
+        match text {
+            "verdict" => Some(Feedback::Verdict),
+            "tests" => Some(Feedback::Tests),
+            "inputs" => Some(Feedback::Inputs),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Feedback::Verdict => "verdict",
+            Feedback::Tests => "tests",
+            Feedback::Inputs => "inputs",
+        }
+    }
+}
+
+/// One student's times for an assignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Deadlines {
+    pub opens_at: i64,
+    pub due_at: i64,
+    /// The hard deadline: nothing is accepted after it.
+    pub closes_at: i64,
+    pub penalty_percent: i64,
+    pub penalty_step_ms: i64,
+}
+
+/// Where a moment falls for a student.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timing {
+    NotOpen,
+    /// Accepted, losing this percentage of the score (0 when on time).
+    Open { penalty_percent: i64 },
+    Closed,
+}
+
+impl Deadlines {
+    /// The class's times, or the student's with an extension: an extension sets their due time
+    /// and moves the hard deadline by as much, so the late window keeps its length. An
+    /// extension earlier than the class's due time changes nothing.
+    pub fn for_student(spec: &AssignmentSpec, extension: Option<i64>) -> Deadlines {
+        let shift = extension.map_or(0, |due| (due - spec.due_at).max(0));
+        Deadlines {
+            opens_at: spec.opens_at,
+            due_at: spec.due_at + shift,
+            closes_at: spec.closes_at + shift,
+            penalty_percent: spec.penalty_percent,
+            penalty_step_ms: spec.penalty_step_ms,
+        }
+    }
+
+    /// Submissions are accepted from `opens_at` up to and including `closes_at`; each started
+    /// step after `due_at` costs `penalty_percent`, down to nothing.
+    pub fn timing(&self, at: i64) -> Timing {
+        if at < self.opens_at {
+            return Timing::NotOpen;
+        }
+        if at > self.closes_at {
+            return Timing::Closed;
+        }
+        let late_ms = at - self.due_at;
+        let step = self.penalty_step_ms.max(1);
+        let steps = if late_ms <= 0 {
+            0
+        } else {
+            (late_ms + step - 1) / step
+        };
+        Timing::Open {
+            penalty_percent: steps.saturating_mul(self.penalty_percent).min(100),
+        }
+    }
+}
+
+/// What is wrong with an assignment a teacher sets, in words for them; problems are checked by
+/// the caller, who knows which exist.
+pub fn check_spec(spec: &AssignmentSpec) -> Result<(), String> {
+    if spec.title.trim().is_empty() {
+        return Err("the title is empty".into());
+    }
+    if spec.title.chars().count() > 200 {
+        return Err("the title is longer than 200 characters".into());
+    }
+    if !(spec.opens_at <= spec.due_at && spec.due_at <= spec.closes_at) {
+        return Err("the times must be in order: opens ≤ due ≤ closes".into());
+    }
+    if !(0..=100).contains(&spec.penalty_percent) {
+        return Err("the late penalty must be between 0 and 100 percent".into());
+    }
+    if spec.penalty_step_ms < 60_000 {
+        return Err("the penalty step must be at least a minute".into());
+    }
+    if Scoring::parse(&spec.scoring).is_none() {
+        return Err(format!(
+            "unknown scoring {:?} (best or last)",
+            spec.scoring
+        ));
+    }
+    if Feedback::parse(&spec.feedback).is_none() {
+        return Err(format!(
+            "unknown feedback {:?} (verdict, tests or inputs)",
+            spec.feedback
+        ));
+    }
+    if spec.problems.is_empty() {
+        return Err("an assignment needs at least one problem".into());
+    }
+    if spec.problems.len() > 50 {
+        return Err("at most 50 problems per assignment".into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(twice) = spec.problems.iter().find(|p| !seen.insert(p.as_str())) {
+        return Err(format!("{twice} is listed twice"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: i64 = 3_600_000;
+    const DAY: i64 = 24 * HOUR;
+
+    pub(crate) fn spec() -> AssignmentSpec {
+        AssignmentSpec {
+            title: "Week 1".into(),
+            opens_at: 0,
+            due_at: 10 * DAY,
+            closes_at: 13 * DAY,
+            penalty_percent: 10,
+            penalty_step_ms: DAY,
+            scoring: "best".into(),
+            feedback: "tests".into(),
+            personal_tests: false,
+            problems: vec!["stones".into()],
+        }
+    }
+
+    fn penalty(d: &Deadlines, at: i64) -> Option<i64> {
+        match d.timing(at) {
+            Timing::Open { penalty_percent } => Some(penalty_percent),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn each_started_day_late_costs_ten_percent_until_the_hard_deadline() {
+        let d = Deadlines::for_student(&spec(), None);
+        assert_eq!(d.timing(-1), Timing::NotOpen);
+        assert_eq!(penalty(&d, 0), Some(0));
+        assert_eq!(penalty(&d, 10 * DAY), Some(0), "on the due time is on time");
+        assert_eq!(penalty(&d, 10 * DAY + 1), Some(10));
+        assert_eq!(penalty(&d, 11 * DAY), Some(10));
+        assert_eq!(penalty(&d, 11 * DAY + 1), Some(20));
+        assert_eq!(penalty(&d, 13 * DAY), Some(30));
+        assert_eq!(d.timing(13 * DAY + 1), Timing::Closed);
+    }
+
+    #[test]
+    fn penalties_stop_at_everything() {
+        let mut s = spec();
+        s.penalty_percent = 40;
+        s.closes_at = 20 * DAY;
+        let d = Deadlines::for_student(&s, None);
+        assert_eq!(penalty(&d, 12 * DAY + 1), Some(100));
+        assert_eq!(penalty(&d, 20 * DAY), Some(100));
+    }
+
+    #[test]
+    fn an_extension_moves_the_due_time_and_the_hard_deadline_together() {
+        let d = Deadlines::for_student(&spec(), Some(12 * DAY));
+        assert_eq!((d.due_at, d.closes_at), (12 * DAY, 15 * DAY));
+        assert_eq!(penalty(&d, 11 * DAY), Some(0));
+        assert_eq!(penalty(&d, 12 * DAY + HOUR), Some(10));
+        assert_eq!(d.timing(15 * DAY + 1), Timing::Closed);
+        let earlier = Deadlines::for_student(&spec(), Some(DAY));
+        assert_eq!(earlier, Deadlines::for_student(&spec(), None));
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        assert_eq!(check_spec(&spec()), Ok(()));
+        let mut s = spec();
+        s.closes_at = s.due_at - 1;
+        assert!(check_spec(&s).unwrap_err().contains("order"));
+        let mut s = spec();
+        s.problems.push("stones".into());
+        assert!(check_spec(&s).unwrap_err().contains("twice"));
+        let mut s = spec();
+        s.scoring = "median".into();
+        assert!(check_spec(&s).unwrap_err().contains("median"));
+        let mut s = spec();
+        s.penalty_percent = 101;
+        assert!(check_spec(&s).is_err());
+        let mut s = spec();
+        s.problems.clear();
+        assert!(check_spec(&s).is_err());
+    }
+}

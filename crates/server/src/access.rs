@@ -1,0 +1,91 @@
+//! Who may see and change what, in one place: students see their own work; a teacher sees their
+//! own, that of the members of the courses they teach, and submissions to problems they own;
+//! admins see everything. Someone else's thing is "not found", never "forbidden", so ids reveal
+//! nothing.
+
+use grundy_store::{Assignment, Course, MemberRole, Role, Submission, User};
+
+use crate::{ApiError, AppState};
+
+/// Whether `user` may see `submission` (and rejudge it, when a teacher).
+pub async fn may_see_submission(
+    state: &AppState,
+    user: &User,
+    submission: &Submission,
+) -> Result<bool, ApiError> {
+    if user.role == Role::Admin || submission.user_id == user.id {
+        return Ok(true);
+    }
+    if user.role != Role::Teacher {
+        return Ok(false);
+    }
+    if state.store.teaches(user.id, submission.user_id).await? {
+        return Ok(true);
+    }
+    owns_problem(state, user, &submission.problem).await
+}
+
+/// A teacher's own uploaded problem or variant; admins own everything.
+pub async fn owns_problem(state: &AppState, user: &User, slug: &str) -> Result<bool, ApiError> {
+    if user.role == Role::Admin {
+        return Ok(true);
+    }
+    Ok(state
+        .store
+        .custom_problem(slug)
+        .await?
+        .is_some_and(|p| p.owner_id == user.id))
+}
+
+/// The course and the caller's part in it; admins act as its teachers. Not a member: not found.
+pub async fn course(
+    state: &AppState,
+    user: &User,
+    id: i64,
+) -> Result<(Course, MemberRole), ApiError> {
+    let missing = || ApiError::NotFound(format!("course {id}"));
+    let course = state.store.course(id).await?.ok_or_else(missing)?;
+    let role = match state.store.member_role(id, user.id).await? {
+        Some(role) => role,
+        None if user.role == Role::Admin => MemberRole::Teacher,
+        None => return Err(missing()),
+    };
+    Ok((course, role))
+}
+
+/// As [`course`], for one of its teachers only.
+pub async fn teaching(state: &AppState, user: &User, id: i64) -> Result<Course, ApiError> {
+    match course(state, user, id).await? {
+        (course, MemberRole::Teacher) => Ok(course),
+        (_, MemberRole::Student) => Err(ApiError::Forbidden("the course's teachers only")),
+    }
+}
+
+/// The assignment and the caller's part in its course.
+pub async fn assignment(
+    state: &AppState,
+    user: &User,
+    id: i64,
+) -> Result<(Assignment, MemberRole), ApiError> {
+    let found = state
+        .store
+        .assignment(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("assignment {id}")))?;
+    let (_, role) = course(state, user, found.course_id)
+        .await
+        .map_err(|_| ApiError::NotFound(format!("assignment {id}")))?;
+    Ok((found, role))
+}
+
+/// As [`assignment`], for the course's teachers only.
+pub async fn assignment_as_teacher(
+    state: &AppState,
+    user: &User,
+    id: i64,
+) -> Result<Assignment, ApiError> {
+    match assignment(state, user, id).await? {
+        (found, MemberRole::Teacher) => Ok(found),
+        (_, MemberRole::Student) => Err(ApiError::Forbidden("the course's teachers only")),
+    }
+}

@@ -1,0 +1,473 @@
+//! Courses, their members, assignments, extensions and the draws of personal instances; the
+//! settings the service keeps (the key of those instances' seeds).
+
+use serde::Serialize;
+
+use crate::{Result, Store, StoreError, Submission, conflict, rows};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct Course {
+    pub id: i64,
+    pub title: String,
+    /// What students type to join.
+    pub join_code: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberRole {
+    Teacher,
+    Student,
+}
+
+impl MemberRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemberRole::Teacher => "teacher",
+            MemberRole::Student => "student",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MemberRole> {
+        match text {
+            "teacher" => Some(MemberRole::Teacher),
+            "student" => Some(MemberRole::Student),
+            _ => None,
+        }
+    }
+
+    fn decode(text: &str) -> Result<MemberRole> {
+        MemberRole::parse(text)
+            .ok_or_else(|| StoreError::InvalidRow(format!("course role {text:?}")))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Member {
+    pub user_id: i64,
+    pub name: String,
+    pub role: MemberRole,
+    pub joined_at: i64,
+}
+
+/// What a teacher sets on an assignment; see the `assignments` table for the meaning of times.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AssignmentSpec {
+    pub title: String,
+    pub opens_at: i64,
+    pub due_at: i64,
+    pub closes_at: i64,
+    pub penalty_percent: i64,
+    pub penalty_step_ms: i64,
+    /// `best` or `last`.
+    pub scoring: String,
+    /// `verdict`, `tests` or `inputs`.
+    pub feedback: String,
+    /// Whether programs also run on the student's personal instances.
+    pub personal_tests: bool,
+    /// Problem slugs, in the order shown.
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Assignment {
+    pub id: i64,
+    pub course_id: i64,
+    #[serde(flatten)]
+    pub spec: AssignmentSpec,
+    pub created_at: i64,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct AssignmentRow {
+    id: i64,
+    course_id: i64,
+    title: String,
+    opens_at: i64,
+    due_at: i64,
+    closes_at: i64,
+    penalty_percent: i64,
+    penalty_step_ms: i64,
+    scoring: String,
+    feedback: String,
+    personal_tests: bool,
+    created_at: i64,
+}
+
+impl AssignmentRow {
+    fn with_problems(self, problems: Vec<String>) -> Assignment {
+        Assignment {
+            id: self.id,
+            course_id: self.course_id,
+            spec: AssignmentSpec {
+                title: self.title,
+                opens_at: self.opens_at,
+                due_at: self.due_at,
+                closes_at: self.closes_at,
+                penalty_percent: self.penalty_percent,
+                penalty_step_ms: self.penalty_step_ms,
+                scoring: self.scoring,
+                feedback: self.feedback,
+                personal_tests: self.personal_tests,
+                problems,
+            },
+            created_at: self.created_at,
+        }
+    }
+}
+
+const ASSIGNMENT_SELECT: &str = "SELECT id, course_id, title, opens_at, due_at, closes_at, penalty_percent, \
+     penalty_step_ms, scoring, feedback, personal_tests, created_at FROM assignments";
+
+/// A student's own due time for an assignment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct Extension {
+    pub user_id: i64,
+    pub due_at: i64,
+}
+
+/// The current draw of a student's personal instances of one problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct InstanceDraw {
+    pub user_id: i64,
+    pub problem: String,
+    pub generation: i64,
+    pub pinned: bool,
+}
+
+impl Store {
+    /// Creates a course with `teacher` as its first teacher.
+    pub async fn create_course(
+        &self,
+        title: &str,
+        join_code: &str,
+        teacher: i64,
+        now: i64,
+    ) -> Result<Course> {
+        const COURSE: &str = "INSERT INTO courses (title, join_code, created_at) VALUES ($1, $2, $3) \
+                              RETURNING id, title, join_code, created_at";
+        const MEMBER: &str = "INSERT INTO course_members (course_id, user_id, role, joined_at) \
+                              VALUES ($1, $2, 'teacher', $3)";
+        Ok(on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let course: Course = sqlx::query_as(COURSE)
+                .bind(title)
+                .bind(join_code)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(conflict("a course with this join code"))?;
+            sqlx::query(MEMBER).bind(course.id).bind(teacher).bind(now).execute(&mut *tx).await?;
+            tx.commit().await?;
+            course
+        }))
+    }
+
+    pub async fn course(&self, id: i64) -> Result<Option<Course>> {
+        const SQL: &str = "SELECT id, title, join_code, created_at FROM courses WHERE id = $1";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?))
+    }
+
+    pub async fn course_by_code(&self, join_code: &str) -> Result<Option<Course>> {
+        const SQL: &str = "SELECT id, title, join_code, created_at FROM courses WHERE join_code = $1";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(join_code).fetch_optional(pool).await?))
+    }
+
+    /// The courses `user` belongs to and as what, newest first.
+    pub async fn courses_of(&self, user: i64) -> Result<Vec<(Course, MemberRole)>> {
+        const SQL: &str = "SELECT c.id, c.title, c.join_code, c.created_at, m.role FROM courses c \
+             JOIN course_members m ON m.course_id = c.id WHERE m.user_id = $1 ORDER BY c.id DESC";
+        let found: Vec<(i64, String, String, i64, String)> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(user).fetch_all(pool).await?);
+        found
+            .into_iter()
+            .map(|(id, title, join_code, created_at, role)| {
+                Ok((
+                    Course {
+                        id,
+                        title,
+                        join_code,
+                        created_at,
+                    },
+                    MemberRole::decode(&role)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Every course, newest first (for admins).
+    pub async fn courses(&self) -> Result<Vec<Course>> {
+        const SQL: &str = "SELECT id, title, join_code, created_at FROM courses ORDER BY id DESC";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?))
+    }
+
+    /// Adds `user` to a course; false (and nothing changed) when they are in it already.
+    pub async fn add_member(
+        &self,
+        course: i64,
+        user: i64,
+        role: MemberRole,
+        now: i64,
+    ) -> Result<bool> {
+        const SQL: &str = "INSERT INTO course_members (course_id, user_id, role, joined_at) \
+                           VALUES ($1, $2, $3, $4) ON CONFLICT (course_id, user_id) DO NOTHING";
+        let added = on_both!(self, pool => sqlx::query(SQL)
+            .bind(course)
+            .bind(user)
+            .bind(role.as_str())
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected());
+        Ok(added == 1)
+    }
+
+    /// False when `user` is not in the course.
+    pub async fn set_member_role(&self, course: i64, user: i64, role: MemberRole) -> Result<bool> {
+        const SQL: &str = "UPDATE course_members SET role = $1 WHERE course_id = $2 AND user_id = $3";
+        let changed = on_both!(self, pool => sqlx::query(SQL).bind(role.as_str()).bind(course).bind(user).execute(pool).await?.rows_affected());
+        Ok(changed == 1)
+    }
+
+    /// False when `user` was not in the course.
+    pub async fn remove_member(&self, course: i64, user: i64) -> Result<bool> {
+        const SQL: &str = "DELETE FROM course_members WHERE course_id = $1 AND user_id = $2";
+        let removed = on_both!(self, pool => sqlx::query(SQL).bind(course).bind(user).execute(pool).await?.rows_affected());
+        Ok(removed == 1)
+    }
+
+    /// Teachers first, then students, each by name.
+    pub async fn members(&self, course: i64) -> Result<Vec<Member>> {
+        const SQL: &str = "SELECT m.user_id, u.name, m.role, m.joined_at FROM course_members m \
+             JOIN users u ON u.id = m.user_id WHERE m.course_id = $1 ORDER BY m.role, u.name";
+        let found: Vec<(i64, String, String, i64)> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(course).fetch_all(pool).await?);
+        found
+            .into_iter()
+            .map(|(user_id, name, role, joined_at)| {
+                Ok(Member {
+                    user_id,
+                    name,
+                    role: MemberRole::decode(&role)?,
+                    joined_at,
+                })
+            })
+            .collect()
+    }
+
+    pub async fn member_role(&self, course: i64, user: i64) -> Result<Option<MemberRole>> {
+        const SQL: &str = "SELECT role FROM course_members WHERE course_id = $1 AND user_id = $2";
+        let role: Option<String> = on_both!(self, pool => sqlx::query_scalar(SQL).bind(course).bind(user).fetch_optional(pool).await?);
+        role.as_deref().map(MemberRole::decode).transpose()
+    }
+
+    /// Whether `teacher` teaches a course `student` is in.
+    pub async fn teaches(&self, teacher: i64, student: i64) -> Result<bool> {
+        const SQL: &str = "SELECT COUNT(*) FROM course_members s JOIN course_members t \
+             ON t.course_id = s.course_id AND t.user_id = $1 AND t.role = 'teacher' WHERE s.user_id = $2";
+        let n: i64 = on_both!(self, pool => sqlx::query_scalar(SQL).bind(teacher).bind(student).fetch_one(pool).await?);
+        Ok(n > 0)
+    }
+
+    pub async fn create_assignment(
+        &self,
+        course: i64,
+        spec: &AssignmentSpec,
+        now: i64,
+    ) -> Result<Assignment> {
+        const SQL: &str = "INSERT INTO assignments (course_id, title, opens_at, due_at, closes_at, penalty_percent, \
+             penalty_step_ms, scoring, feedback, personal_tests, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id";
+        let id: i64 = on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let id: i64 = sqlx::query_scalar(SQL)
+                .bind(course)
+                .bind(&spec.title)
+                .bind(spec.opens_at)
+                .bind(spec.due_at)
+                .bind(spec.closes_at)
+                .bind(spec.penalty_percent)
+                .bind(spec.penalty_step_ms)
+                .bind(&spec.scoring)
+                .bind(&spec.feedback)
+                .bind(spec.personal_tests)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
+            for (position, problem) in spec.problems.iter().enumerate() {
+                sqlx::query(PROBLEM).bind(id).bind(position as i64).bind(problem).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            id
+        });
+        self.assignment(id)
+            .await?
+            .ok_or_else(|| StoreError::InvalidRow(format!("assignment {id} vanished")))
+    }
+
+    /// Replaces what a teacher set; false for an unknown assignment.
+    pub async fn update_assignment(&self, id: i64, spec: &AssignmentSpec) -> Result<bool> {
+        const SQL: &str = "UPDATE assignments SET title = $1, opens_at = $2, due_at = $3, closes_at = $4, \
+             penalty_percent = $5, penalty_step_ms = $6, scoring = $7, feedback = $8, personal_tests = $9 \
+             WHERE id = $10";
+        const CLEAR: &str = "DELETE FROM assignment_problems WHERE assignment_id = $1";
+        Ok(on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let changed = sqlx::query(SQL)
+                .bind(&spec.title)
+                .bind(spec.opens_at)
+                .bind(spec.due_at)
+                .bind(spec.closes_at)
+                .bind(spec.penalty_percent)
+                .bind(spec.penalty_step_ms)
+                .bind(&spec.scoring)
+                .bind(&spec.feedback)
+                .bind(spec.personal_tests)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if changed == 1 {
+                sqlx::query(CLEAR).bind(id).execute(&mut *tx).await?;
+                for (position, problem) in spec.problems.iter().enumerate() {
+                    sqlx::query(PROBLEM).bind(id).bind(position as i64).bind(problem).execute(&mut *tx).await?;
+                }
+            }
+            tx.commit().await?;
+            changed == 1
+        }))
+    }
+
+    pub async fn assignment(&self, id: i64) -> Result<Option<Assignment>> {
+        let sql = format!("{ASSIGNMENT_SELECT} WHERE id = $1");
+        let row: Option<AssignmentRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await?);
+        match row {
+            Some(row) => {
+                let problems = self.assignment_problems(id).await?;
+                Ok(Some(row.with_problems(problems)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// A course's assignments by due time.
+    pub async fn assignments(&self, course: i64) -> Result<Vec<Assignment>> {
+        let sql = format!("{ASSIGNMENT_SELECT} WHERE course_id = $1 ORDER BY due_at, id");
+        let found: Vec<AssignmentRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(course).fetch_all(pool).await?);
+        let mut assignments = Vec::with_capacity(found.len());
+        for row in found {
+            let problems = self.assignment_problems(row.id).await?;
+            assignments.push(row.with_problems(problems));
+        }
+        Ok(assignments)
+    }
+
+    async fn assignment_problems(&self, assignment: i64) -> Result<Vec<String>> {
+        const SQL: &str =
+            "SELECT problem FROM assignment_problems WHERE assignment_id = $1 ORDER BY position";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(assignment).fetch_all(pool).await?))
+    }
+
+    /// Gives `user` their own due time, or takes it away (`None`).
+    pub async fn set_extension(
+        &self,
+        assignment: i64,
+        user: i64,
+        due_at: Option<i64>,
+    ) -> Result<()> {
+        const SET: &str = "INSERT INTO extensions (assignment_id, user_id, due_at) VALUES ($1, $2, $3) \
+                           ON CONFLICT (assignment_id, user_id) DO UPDATE SET due_at = excluded.due_at";
+        const CLEAR: &str = "DELETE FROM extensions WHERE assignment_id = $1 AND user_id = $2";
+        on_both!(self, pool => match due_at {
+            Some(due) => sqlx::query(SET).bind(assignment).bind(user).bind(due).execute(pool).await?.rows_affected(),
+            None => sqlx::query(CLEAR).bind(assignment).bind(user).execute(pool).await?.rows_affected(),
+        });
+        Ok(())
+    }
+
+    pub async fn extensions(&self, assignment: i64) -> Result<Vec<Extension>> {
+        const SQL: &str =
+            "SELECT user_id, due_at FROM extensions WHERE assignment_id = $1 ORDER BY user_id";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(assignment).fetch_all(pool).await?))
+    }
+
+    /// The current draw (generation 0 and unpinned until a teacher touches it).
+    pub async fn instance_draw(
+        &self,
+        assignment: i64,
+        user: i64,
+        problem: &str,
+    ) -> Result<InstanceDraw> {
+        const SQL: &str = "SELECT user_id, problem, generation, pinned FROM instance_draws \
+                           WHERE assignment_id = $1 AND user_id = $2 AND problem = $3";
+        let found: Option<InstanceDraw> = on_both!(self, pool => sqlx::query_as(SQL).bind(assignment).bind(user).bind(problem).fetch_optional(pool).await?);
+        Ok(found.unwrap_or(InstanceDraw {
+            user_id: user,
+            problem: problem.to_owned(),
+            generation: 0,
+            pinned: false,
+        }))
+    }
+
+    /// The draws teachers touched in an assignment.
+    pub async fn instance_draws(&self, assignment: i64) -> Result<Vec<InstanceDraw>> {
+        const SQL: &str = "SELECT user_id, problem, generation, pinned FROM instance_draws \
+                           WHERE assignment_id = $1 ORDER BY user_id, problem";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(assignment).fetch_all(pool).await?))
+    }
+
+    /// A new draw for the student: the next generation, or `None` when the draw is pinned.
+    pub async fn regenerate_instance(
+        &self,
+        assignment: i64,
+        user: i64,
+        problem: &str,
+    ) -> Result<Option<i64>> {
+        const SQL: &str = "INSERT INTO instance_draws (assignment_id, user_id, problem, generation, pinned) \
+             VALUES ($1, $2, $3, 1, FALSE) ON CONFLICT (assignment_id, user_id, problem) \
+             DO UPDATE SET generation = instance_draws.generation + 1 WHERE instance_draws.pinned = FALSE \
+             RETURNING generation";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(assignment).bind(user).bind(problem).fetch_optional(pool).await?))
+    }
+
+    /// Pins the current draw (regenerating refuses) or unpins it.
+    pub async fn pin_instance(
+        &self,
+        assignment: i64,
+        user: i64,
+        problem: &str,
+        pinned: bool,
+    ) -> Result<()> {
+        const SQL: &str = "INSERT INTO instance_draws (assignment_id, user_id, problem, generation, pinned) \
+             VALUES ($1, $2, $3, 0, $4) ON CONFLICT (assignment_id, user_id, problem) \
+             DO UPDATE SET pinned = excluded.pinned";
+        on_both!(self, pool => sqlx::query(SQL).bind(assignment).bind(user).bind(problem).bind(pinned).execute(pool).await?.rows_affected());
+        Ok(())
+    }
+
+    /// Every submission made for an assignment, oldest first.
+    pub async fn assignment_submissions(&self, assignment: i64) -> Result<Vec<Submission>> {
+        let sql = format!(
+            "{} WHERE assignment_id = $1 ORDER BY id",
+            rows::SUBMISSION_SELECT
+        );
+        let found: Vec<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(assignment).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    /// The setting `name`, storing `value` first if there is none yet: every node of the service
+    /// ends up with the value the first one stored.
+    pub async fn setting_or_insert(&self, name: &str, value: &[u8]) -> Result<Vec<u8>> {
+        const INSERT: &str =
+            "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
+        const SELECT: &str = "SELECT value FROM settings WHERE name = $1";
+        Ok(on_both!(self, pool => {
+            sqlx::query(INSERT).bind(name).bind(value).execute(pool).await?;
+            sqlx::query_scalar(SELECT).bind(name).fetch_one(pool).await?
+        }))
+    }
+}
+
+const PROBLEM: &str =
+    "INSERT INTO assignment_problems (assignment_id, position, problem) VALUES ($1, $2, $3)";
