@@ -199,7 +199,10 @@ pub fn format_points(points: f64) -> String {
 fn timestamp(ms: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
         .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
         .unwrap_or_default()
 }
 
@@ -323,7 +326,13 @@ mod tests {
             // After the hard deadline: not counted, but an attempt.
             judged(6, 7, "nim", 13 * DAY + 1, Some(50)),
         ];
-        let book = gradebook(&assignment("best"), &[student(7, "ann")], &[], &subs, &maxima());
+        let book = gradebook(
+            &assignment("best"),
+            &[student(7, "ann")],
+            &[],
+            &subs,
+            &maxima(),
+        );
         let row = &book.rows[0];
         let stones = &row.cells[0];
         assert_eq!(stones.score, Some(80.0));
@@ -343,7 +352,13 @@ mod tests {
             judged(2, 7, "stones", 10 * DAY + 5, Some(55)),
             judged(3, 7, "stones", 10 * DAY + 9, None),
         ];
-        let book = gradebook(&assignment("last"), &[student(7, "ann")], &[], &subs, &maxima());
+        let book = gradebook(
+            &assignment("last"),
+            &[student(7, "ann")],
+            &[],
+            &subs,
+            &maxima(),
+        );
         let stones = &book.rows[0].cells[0];
         assert_eq!(stones.submission, Some(2));
         assert_eq!(stones.score, Some(49.5));

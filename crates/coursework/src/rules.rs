@@ -78,7 +78,9 @@ pub struct Deadlines {
 pub enum Timing {
     NotOpen,
     /// Accepted, losing this percentage of the score (0 when on time).
-    Open { penalty_percent: i64 },
+    Open {
+        penalty_percent: i64,
+    },
     Closed,
 }
 
@@ -138,10 +140,7 @@ pub fn check_spec(spec: &AssignmentSpec) -> Result<(), String> {
         return Err("the penalty step must be at least a minute".into());
     }
     if Scoring::parse(&spec.scoring).is_none() {
-        return Err(format!(
-            "unknown scoring {:?} (best or last)",
-            spec.scoring
-        ));
+        return Err(format!("unknown scoring {:?} (best or last)", spec.scoring));
     }
     if Feedback::parse(&spec.feedback).is_none() {
         return Err(format!(

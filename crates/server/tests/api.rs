@@ -710,6 +710,8 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
                 language: Some("cpp20".into()),
                 source: b"int main() {}".to_vec(),
                 priority: 0,
+                assignment_id: None,
+                instance_seed: None,
             },
             now,
         )

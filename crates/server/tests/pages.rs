@@ -806,6 +806,8 @@ async fn queue_program(server: &Server, user: &Account) -> i64 {
         language: Some("cpp20".into()),
         source: PASTED.as_bytes().to_vec(),
         priority: 0,
+        assignment_id: None,
+        instance_seed: None,
     };
     let now = grundy_server::now_ms();
     server

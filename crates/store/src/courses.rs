@@ -170,7 +170,8 @@ impl Store {
     }
 
     pub async fn course_by_code(&self, join_code: &str) -> Result<Option<Course>> {
-        const SQL: &str = "SELECT id, title, join_code, created_at FROM courses WHERE join_code = $1";
+        const SQL: &str =
+            "SELECT id, title, join_code, created_at FROM courses WHERE join_code = $1";
         Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(join_code).fetch_optional(pool).await?))
     }
 
@@ -225,7 +226,8 @@ impl Store {
 
     /// False when `user` is not in the course.
     pub async fn set_member_role(&self, course: i64, user: i64, role: MemberRole) -> Result<bool> {
-        const SQL: &str = "UPDATE course_members SET role = $1 WHERE course_id = $2 AND user_id = $3";
+        const SQL: &str =
+            "UPDATE course_members SET role = $1 WHERE course_id = $2 AND user_id = $3";
         let changed = on_both!(self, pool => sqlx::query(SQL).bind(role.as_str()).bind(course).bind(user).execute(pool).await?.rows_affected());
         Ok(changed == 1)
     }
@@ -240,7 +242,8 @@ impl Store {
     /// Teachers first, then students, each by name.
     pub async fn members(&self, course: i64) -> Result<Vec<Member>> {
         const SQL: &str = "SELECT m.user_id, u.name, m.role, m.joined_at FROM course_members m \
-             JOIN users u ON u.id = m.user_id WHERE m.course_id = $1 ORDER BY m.role, u.name";
+             JOIN users u ON u.id = m.user_id WHERE m.course_id = $1 \
+             ORDER BY CASE m.role WHEN 'teacher' THEN 0 ELSE 1 END, u.name";
         let found: Vec<(i64, String, String, i64)> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(course).fetch_all(pool).await?);
         found
@@ -428,7 +431,9 @@ impl Store {
              VALUES ($1, $2, $3, 1, FALSE) ON CONFLICT (assignment_id, user_id, problem) \
              DO UPDATE SET generation = instance_draws.generation + 1 WHERE instance_draws.pinned = FALSE \
              RETURNING generation";
-        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(assignment).bind(user).bind(problem).fetch_optional(pool).await?))
+        Ok(
+            on_both!(self, pool => sqlx::query_scalar(SQL).bind(assignment).bind(user).bind(problem).fetch_optional(pool).await?),
+        )
     }
 
     /// Pins the current draw (regenerating refuses) or unpins it.

@@ -62,7 +62,9 @@ macro_rules! on_both {
 // After the macro, which it uses.
 mod courses;
 
-pub use courses::{Assignment, AssignmentSpec, Course, Extension, InstanceDraw, Member, MemberRole};
+pub use courses::{
+    Assignment, AssignmentSpec, Course, Extension, InstanceDraw, Member, MemberRole,
+};
 
 fn conflict(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |e| match &e {

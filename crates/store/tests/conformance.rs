@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session, Store, StoreError,
-    SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
+    AssignmentSpec, MemberRole, NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session,
+    Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
 
 /// A store for one test, and what to drop afterwards.
@@ -129,6 +129,9 @@ conformance!(
     recent_submissions_are_counted_per_user,
     users_are_listed_and_their_roles_changed,
     problem_marks_say_solved_attempted_and_best,
+    courses_have_teachers_students_and_assignments,
+    teachers_see_their_courses_submissions_only,
+    personal_draws_regenerate_unless_pinned,
 );
 
 async fn student(store: &Store, name: &str) -> i64 {
@@ -147,6 +150,8 @@ fn program(user_id: i64, problem: &str, priority: i64) -> NewSubmission {
         language: Some("cpp20".into()),
         source: b"int main() {}".to_vec(),
         priority,
+        assignment_id: None,
+        instance_seed: None,
     }
 }
 
@@ -828,4 +833,295 @@ async fn recent_submissions_are_counted_per_user(store: &Store) {
     assert_eq!(store.count_submissions_since(alice, 200).await.unwrap(), 2);
     assert_eq!(store.count_submissions_since(alice, 301).await.unwrap(), 0);
     assert_eq!(store.count_submissions_since(bob, 0).await.unwrap(), 1);
+}
+
+async fn teacher(store: &Store, name: &str) -> i64 {
+    store
+        .create_user(name, Role::Teacher, Some("$argon2id$fake"), 1)
+        .await
+        .unwrap()
+        .id
+}
+
+fn homework(problems: &[&str]) -> AssignmentSpec {
+    AssignmentSpec {
+        title: "Week 1".into(),
+        opens_at: 100,
+        due_at: 200,
+        closes_at: 300,
+        penalty_percent: 10,
+        penalty_step_ms: 86_400_000,
+        scoring: "best".into(),
+        feedback: "inputs".into(),
+        personal_tests: false,
+        problems: problems.iter().map(|p| (*p).to_owned()).collect(),
+    }
+}
+
+async fn ids(store: &Store, query: SubmissionQuery<'_>) -> Vec<i64> {
+    let found = store.submissions(&query).await.unwrap();
+    found.iter().map(|s| s.id).collect()
+}
+
+async fn courses_have_teachers_students_and_assignments(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let tess = teacher(store, "tess").await;
+    let ann = student(store, "ann").await;
+    let course = store
+        .create_course("CGT 101", "ABCD2345", tom, 10)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.create_course("Other", "ABCD2345", tess, 10).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(
+        store.course_by_code("ABCD2345").await.unwrap(),
+        Some(course.clone())
+    );
+    assert_eq!(store.course_by_code("abcd2345").await.unwrap(), None);
+    assert!(
+        store
+            .add_member(course.id, ann, MemberRole::Student, 11)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .add_member(course.id, ann, MemberRole::Teacher, 12)
+            .await
+            .unwrap(),
+        "already in"
+    );
+    assert!(
+        store
+            .add_member(course.id, tess, MemberRole::Teacher, 12)
+            .await
+            .unwrap()
+    );
+    let members: Vec<(String, MemberRole)> = store
+        .members(course.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.name, m.role))
+        .collect();
+    assert_eq!(
+        members,
+        [
+            ("tess".to_owned(), MemberRole::Teacher),
+            ("tom".to_owned(), MemberRole::Teacher),
+            ("ann".to_owned(), MemberRole::Student),
+        ]
+    );
+    assert_eq!(
+        store.member_role(course.id, ann).await.unwrap(),
+        Some(MemberRole::Student)
+    );
+    assert!(store.teaches(tess, ann).await.unwrap());
+    assert!(
+        !store.teaches(ann, tess).await.unwrap(),
+        "students teach nobody"
+    );
+    let mine = store.courses_of(ann).await.unwrap();
+    assert_eq!(mine, [(course.clone(), MemberRole::Student)]);
+
+    let created = store
+        .create_assignment(course.id, &homework(&["nim", "stones", "chomp"]), 20)
+        .await
+        .unwrap();
+    assert_eq!(
+        created.spec.problems,
+        ["nim", "stones", "chomp"],
+        "in the order given"
+    );
+    let mut changed = homework(&["wythoff", "nim"]);
+    changed.scoring = "last".into();
+    assert!(store.update_assignment(created.id, &changed).await.unwrap());
+    assert!(
+        !store
+            .update_assignment(created.id + 100, &changed)
+            .await
+            .unwrap()
+    );
+    let found = store.assignment(created.id).await.unwrap().unwrap();
+    assert_eq!(found.spec, changed);
+    let mut bad = homework(&["nim"]);
+    bad.closes_at = 150;
+    assert!(
+        store.create_assignment(course.id, &bad, 20).await.is_err(),
+        "the schema keeps the times in order"
+    );
+    assert_eq!(store.assignments(course.id).await.unwrap(), [found]);
+
+    store
+        .set_extension(created.id, ann, Some(250))
+        .await
+        .unwrap();
+    store
+        .set_extension(created.id, ann, Some(260))
+        .await
+        .unwrap();
+    let extensions = store.extensions(created.id).await.unwrap();
+    assert_eq!((extensions.len(), extensions[0].due_at), (1, 260));
+    store.set_extension(created.id, ann, None).await.unwrap();
+    assert!(store.extensions(created.id).await.unwrap().is_empty());
+
+    assert!(
+        store
+            .set_member_role(course.id, ann, MemberRole::Teacher)
+            .await
+            .unwrap()
+    );
+    assert!(store.remove_member(course.id, ann).await.unwrap());
+    assert!(!store.remove_member(course.id, ann).await.unwrap());
+    assert!(store.courses_of(ann).await.unwrap().is_empty());
+
+    let key = store.setting_or_insert("key", b"first").await.unwrap();
+    assert_eq!(key, b"first");
+    assert_eq!(
+        store.setting_or_insert("key", b"second").await.unwrap(),
+        b"first",
+        "kept"
+    );
+}
+
+async fn teachers_see_their_courses_submissions_only(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let zoe = teacher(store, "zoe").await;
+    let ann = student(store, "ann").await;
+    let bob = student(store, "bob").await;
+    let course = store
+        .create_course("CGT", "CODE2345", tom, 1)
+        .await
+        .unwrap();
+    store
+        .add_member(course.id, ann, MemberRole::Student, 1)
+        .await
+        .unwrap();
+    let homework = store
+        .create_assignment(course.id, &homework(&["nim"]), 1)
+        .await
+        .unwrap();
+    store
+        .put_custom_problem("zoes-game", "package", zoe, b"zip", 1)
+        .await
+        .unwrap();
+    let mut for_homework = program(ann, "nim", 0);
+    for_homework.assignment_id = Some(homework.id);
+    for_homework.instance_seed = Some(-42);
+    let ann_homework = store.create_submission(&for_homework, 5).await.unwrap();
+    let ann_practice = store
+        .create_submission(&program(ann, "stones", 0), 6)
+        .await
+        .unwrap();
+    let bob_practice = store
+        .create_submission(&program(bob, "stones", 0), 7)
+        .await
+        .unwrap();
+    let bob_on_zoes = store
+        .create_submission(&program(bob, "zoes-game", 0), 8)
+        .await
+        .unwrap();
+    let tom_own = store
+        .create_submission(&program(tom, "nim", 0), 9)
+        .await
+        .unwrap();
+
+    let seen = |who: i64| SubmissionQuery {
+        teacher: Some(who),
+        ..Default::default()
+    };
+    assert_eq!(
+        ids(store, seen(tom)).await,
+        [tom_own, ann_practice, ann_homework]
+    );
+    assert_eq!(
+        ids(store, seen(zoe)).await,
+        [bob_on_zoes],
+        "the owner of the problem"
+    );
+    let everyone = ids(store, SubmissionQuery::default()).await;
+    assert_eq!(everyone.len(), 5);
+    let in_homework = SubmissionQuery {
+        assignment: Some(homework.id),
+        ..Default::default()
+    };
+    assert_eq!(ids(store, in_homework).await, [ann_homework]);
+    let stored = store.assignment_submissions(homework.id).await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(
+        (stored[0].assignment_id, stored[0].instance_seed),
+        (Some(homework.id), Some(-42))
+    );
+    let claimed = store.claim("w", 10, 60_000, 3).await.unwrap().unwrap();
+    assert_eq!(
+        (claimed.id, claimed.instance_seed),
+        (ann_homework, Some(-42))
+    );
+    let _ = bob_practice;
+}
+
+async fn personal_draws_regenerate_unless_pinned(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let ann = student(store, "ann").await;
+    let course = store
+        .create_course("CGT", "CODE2345", tom, 1)
+        .await
+        .unwrap();
+    let homework = store
+        .create_assignment(course.id, &homework(&["nim"]), 1)
+        .await
+        .unwrap();
+    let draw = store.instance_draw(homework.id, ann, "nim").await.unwrap();
+    assert_eq!((draw.generation, draw.pinned), (0, false), "untouched");
+    assert_eq!(
+        store
+            .regenerate_instance(homework.id, ann, "nim")
+            .await
+            .unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store
+            .regenerate_instance(homework.id, ann, "nim")
+            .await
+            .unwrap(),
+        Some(2)
+    );
+    store
+        .pin_instance(homework.id, ann, "nim", true)
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .regenerate_instance(homework.id, ann, "nim")
+            .await
+            .unwrap(),
+        None
+    );
+    let draw = store.instance_draw(homework.id, ann, "nim").await.unwrap();
+    assert_eq!((draw.generation, draw.pinned), (2, true));
+    store
+        .pin_instance(homework.id, ann, "nim", false)
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .regenerate_instance(homework.id, ann, "nim")
+            .await
+            .unwrap(),
+        Some(3)
+    );
+    // Pinning an untouched draw keeps generation 0.
+    store
+        .pin_instance(homework.id, ann, "stones", true)
+        .await
+        .unwrap();
+    let stones = store
+        .instance_draw(homework.id, ann, "stones")
+        .await
+        .unwrap();
+    assert_eq!((stones.generation, stones.pinned), (0, true));
+    assert_eq!(store.instance_draws(homework.id).await.unwrap().len(), 2);
 }

@@ -3,6 +3,8 @@
 //! and browsable with the vendored Swagger UI at `/api/docs`.
 
 pub(crate) mod account;
+pub(crate) mod assignments;
+pub(crate) mod courses;
 pub(crate) mod problems;
 pub(crate) mod submissions;
 pub(crate) mod teaching;
@@ -44,6 +46,8 @@ use crate::{ApiError, AppState, RequestLimits};
         (name = "submissions", description = "Programs and answers, results, live progress"),
         (name = "accounts", description = "Logins, sessions, tokens and users"),
         (name = "teaching", description = "Problem packages, variants and rejudging (teachers)"),
+        (name = "courses", description = "Courses, assignments, extensions, personal instances \
+                                          and gradebooks"),
     )
 )]
 struct ApiDoc;
@@ -89,6 +93,23 @@ fn described(limits: RequestLimits) -> OpenApiRouter<AppState> {
         .routes(routes!(teaching::rejudge_problem))
         .routes(routes!(teaching::create_variant))
         .routes(routes!(teaching::export_problem))
+        .routes(routes!(courses::list_courses, courses::create_course))
+        .routes(routes!(courses::course))
+        .routes(routes!(courses::join_course))
+        .routes(routes!(courses::add_members))
+        .routes(routes!(courses::remove_member))
+        .routes(routes!(assignments::create_assignment))
+        .routes(routes!(
+            assignments::assignment,
+            assignments::update_assignment
+        ))
+        .routes(routes!(assignments::set_extension))
+        .routes(routes!(assignments::gradebook))
+        .routes(routes!(assignments::gradebook_csv))
+        .routes(routes!(assignments::my_instances))
+        .routes(routes!(assignments::view_instances))
+        .routes(routes!(assignments::regenerate_instances))
+        .routes(routes!(assignments::pin_instances))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             limits.timeout,

@@ -136,26 +136,43 @@ pub(super) async fn instances(
     Path(slug): Path<String>,
 ) -> JsonResult<InstanceList> {
     let entry = find(&state, &slug)?;
-    let problem = entry.problem.clone();
-    // Generating the largest subtasks' inputs takes a moment: off the async threads.
-    let instances = tokio::task::spawn_blocking(move || {
-        problem.instances(personal_seed(user.id), INSTANCES_PER_SUBTASK)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
-    let p = &entry.problem;
+    let (version, drawn) = draw_instances(&entry, personal_seed(user.id)).await?;
     Ok(Json(InstanceList {
-        problem: p.slug().to_owned(),
-        version: p.spec.version,
-        instances: instances
+        problem: slug,
+        version,
+        instances: drawn
             .into_iter()
-            .map(|i| InstanceView {
-                group: i.subtask.map_or("samples".to_owned(), |s| {
-                    p.spec.subtasks[s - 1].name.clone()
-                }),
+            .map(|(group, i)| InstanceView {
+                group,
                 name: i.name,
                 input: i.input,
             })
             .collect(),
     }))
+}
+
+/// The samples and the instances of `seed`, each with its group's name, and the version they
+/// belong to. Generating the largest subtasks' inputs takes a moment: off the async threads.
+pub(crate) async fn draw_instances(
+    entry: &Entry,
+    seed: u64,
+) -> Result<(u32, Vec<(String, grundy_problems::Instance)>), ApiError> {
+    let problem = entry.problem.clone();
+    let instances =
+        tokio::task::spawn_blocking(move || problem.instances(seed, INSTANCES_PER_SUBTASK))
+            .await
+            .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
+    let spec = &entry.problem.spec;
+    Ok((
+        spec.version,
+        instances
+            .into_iter()
+            .map(|i| {
+                let group = i
+                    .subtask
+                    .map_or("samples".to_owned(), |s| spec.subtasks[s - 1].name.clone());
+                (group, i)
+            })
+            .collect(),
+    ))
 }

@@ -174,9 +174,10 @@ pub(super) async fn export_problem(
         (status = 404, body = ErrorBody)))]
 pub(super) async fn rejudge(
     State(state): State<AppState>,
-    _: Teacher,
+    Teacher(user): Teacher,
     Path(id): Path<i64>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
+    super::submissions::visible(&state, &user, id).await?;
     if !state.store.rejudge(id).await? {
         return Err(ApiError::NotFound(format!("submission {id}")));
     }
@@ -190,16 +191,22 @@ pub(super) async fn rejudge(
     ))
 }
 
-/// Queues every submission of a problem again (after a new version, say), behind fresh ones.
+/// Queues every submission of a problem again (after a new version, say), behind fresh ones:
+/// its owner's problems for a teacher, any for an admin.
 #[utoipa::path(post, path = "/api/v1/problems/{slug}/rejudge", tag = "teaching",
     params(("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 202, body = Queued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub(super) async fn rejudge_problem(
     State(state): State<AppState>,
-    _: Teacher,
+    Teacher(user): Teacher,
     Path(slug): Path<String>,
 ) -> Result<(StatusCode, Json<Queued>), ApiError> {
+    if !crate::access::owns_problem(&state, &user.0, &slug).await? {
+        return Err(ApiError::Forbidden(
+            "only the problem's owner or an admin rejudges all of it",
+        ));
+    }
     let queued = state.store.rejudge_problem(&slug).await?;
     state.queued.notify_waiters();
     Ok((StatusCode::ACCEPTED, Json(Queued { queued })))

@@ -27,6 +27,7 @@ struct ProblemRow {
     origin: &'static str,
     version: u32,
     owner: String,
+    rejudge_all: bool,
 }
 
 #[derive(Template, WebTemplate)]
@@ -125,6 +126,8 @@ pub(super) async fn index(
                 .owner
                 .and_then(|id| names.get(&id).cloned())
                 .unwrap_or_default(),
+            // What `access::owns_problem` allows, without a query per row.
+            rejudge_all: user.role == Role::Admin || e.owner == Some(user.id),
         })
         .collect();
     Ok(IndexPage {
@@ -455,10 +458,11 @@ pub(super) struct BackForm {
 
 pub(super) async fn rejudge(
     State(state): State<AppState>,
-    TeacherPage(_): TeacherPage,
+    TeacherPage(user): TeacherPage,
     Path(id): Path<i64>,
     Form(form): Form<BackForm>,
 ) -> Result<Response, PageError> {
+    crate::api::submissions::visible(&state, &CurrentUser(user), id).await?;
     if !state.store.rejudge(id).await? {
         return Err(ApiError::NotFound(format!("submission {id}")).into());
     }
@@ -468,9 +472,14 @@ pub(super) async fn rejudge(
 
 pub(super) async fn rejudge_problem(
     State(state): State<AppState>,
-    TeacherPage(_): TeacherPage,
+    TeacherPage(user): TeacherPage,
     Path(slug): Path<String>,
 ) -> Result<Response, PageError> {
+    if !crate::access::owns_problem(&state, &user, &slug).await? {
+        return Err(
+            ApiError::Forbidden("only the problem's owner or an admin rejudges all of it").into(),
+        );
+    }
     let queued = state.store.rejudge_problem(&slug).await?;
     state.queued.notify_waiters();
     Ok(Redirect::to(&format!(
