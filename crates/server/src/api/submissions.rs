@@ -338,8 +338,8 @@ pub(crate) async fn shown_tests(
     Ok(views)
 }
 
-/// Larger inputs are not put in a page or a response.
-const MAX_SHOWN_INPUT: usize = 64 << 10;
+/// Larger inputs are left out of a response (the built-in games' largest are a few hundred KiB).
+const MAX_SHOWN_INPUT: usize = 4 << 20;
 
 /// One submission with its per-test results (hidden tests: verdict, time and memory, no data).
 #[utoipa::path(get, path = "/api/v1/submissions/{id}", tag = "submissions",

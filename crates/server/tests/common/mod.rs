@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use grundy_judge::Languages;
 use grundy_problems::Catalogue;
-use grundy_server::{AppState, RequestLimits, auth};
+use grundy_server::{AppState, Clock, RequestLimits, auth};
 use grundy_store::{Role, Store, User};
 use tokio::sync::oneshot;
 
@@ -20,13 +20,20 @@ pub struct Server {
 }
 
 impl Server {
+    #[allow(dead_code)]
     pub async fn start(dir: &Path, limits: RequestLimits) -> Server {
         let store = Store::open_sqlite(&dir.join("grundy.db")).await.unwrap();
-        let state = AppState::new(
+        Server::start_with(store, limits, Clock::system()).await
+    }
+
+    /// On a given store, with a given clock.
+    pub async fn start_with(store: Store, limits: RequestLimits, clock: Clock) -> Server {
+        let state = AppState::with_clock(
             store,
             Catalogue::builtin().unwrap(),
             Languages::load(None).unwrap(),
             limits,
+            clock,
         );
         state.load_problems().await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -69,6 +76,7 @@ impl Server {
 }
 
 /// A zip of `(path, text)` files: a problem package to upload.
+#[allow(dead_code)]
 pub fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
     use std::io::Write;
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -78,4 +86,58 @@ pub fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
         zip.write_all(text.as_bytes()).unwrap();
     }
     zip.finish().unwrap().into_inner()
+}
+
+/// A fresh PostgreSQL database for one test, dropped by [`Postgres::drop_database`].
+/// `GRUNDY_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`) names the
+/// server. Where none answers the test says so and skips; in CI (`CI=true`) that is a failure.
+#[allow(dead_code)]
+pub struct Postgres {
+    admin_url: String,
+    name: String,
+}
+
+#[allow(dead_code)]
+impl Postgres {
+    pub async fn create(test: &str) -> Option<(Store, Postgres)> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let admin_url = std::env::var("GRUNDY_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let admin = match sqlx::PgPool::connect(&admin_url).await {
+            Ok(pool) => pool,
+            Err(e) => {
+                if std::env::var("CI").is_ok_and(|v| v == "true") {
+                    panic!("{test}: PostgreSQL at {admin_url} is required in CI: {e}");
+                }
+                eprintln!("SKIPPED {test} on PostgreSQL: no server at {admin_url} ({e})");
+                return None;
+            }
+        };
+        let name = format!(
+            "grundy_server_test_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&admin)
+            .await
+            .unwrap();
+        admin.close().await;
+        let (base, _) = admin_url.rsplit_once('/').expect("a database URL");
+        let store = Store::connect(&format!("{base}/{name}")).await.unwrap();
+        Some((store, Postgres { admin_url, name }))
+    }
+
+    pub async fn drop_database(self) {
+        let admin = sqlx::PgPool::connect(&self.admin_url).await.unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {} WITH (FORCE)",
+            self.name
+        )))
+        .execute(&admin)
+        .await
+        .unwrap();
+        admin.close().await;
+    }
 }
