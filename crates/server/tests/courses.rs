@@ -243,7 +243,10 @@ async fn the_whole_course(store: Store) {
         )
         .await;
     assert_eq!(report["added"], json!(["tess"]));
-    assert_eq!(report["refused"][0]["name"], "bob", "a student's account cannot teach");
+    assert_eq!(
+        report["refused"][0]["name"], "bob",
+        "a student's account cannot teach"
+    );
     assert_eq!(
         class
             .post(&members, &ann, json!({ "names": ["zed"] }))

@@ -608,6 +608,19 @@ fn unescape(text: &str) -> String {
     })
 }
 
+/// A course taught by `teacher` with `student` in it: the teacher then sees the student's work.
+async fn teaches(server: &Server, teacher: &Account, student: &Account) {
+    let store = &server.state.store;
+    let course = store
+        .create_course("Games", &format!("CODE{}", student.id), teacher.id, 1)
+        .await
+        .unwrap();
+    store
+        .add_member(course.id, student.id, grundy_store::MemberRole::Student, 1)
+        .await
+        .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn programs_are_queued_through_the_submit_form() {
     let dir = tempfile::tempdir().unwrap();
@@ -615,6 +628,8 @@ async fn programs_are_queued_through_the_submit_form() {
     let ana = server.user("ana", Role::Student).await;
     let bob = server.user("bob", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
+    let zoe = server.user("zoe", Role::Teacher).await;
+    teaches(&server, &tom, &ana).await;
     let submit = |form: Form| {
         page(
             server
@@ -692,6 +707,10 @@ async fn programs_are_queued_through_the_submit_form() {
     assert_html(
         &page(server.get(&format!("/submissions/{first}"), tom.cookie())).await,
         200,
+    );
+    assert_html(
+        &page(server.get(&format!("/submissions/{first}"), zoe.cookie())).await,
+        404,
     );
     let listed = page(server.get("/submissions", ana.cookie())).await;
     assert!(shows_submission(&listed.html, first), "{}", listed.html);
@@ -824,6 +843,8 @@ async fn teachers_filter_submissions_by_verdict() {
     let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
+    let zoe = server.user("zoe", Role::Teacher).await;
+    teaches(&server, &tom, &ana).await;
     let store = &server.state.store;
     // One submission judged wrong, one still queued: a verdict filter tells them apart.
     let judged = queue_program(&server, &ana).await;
@@ -845,6 +866,11 @@ async fn teachers_filter_submissions_by_verdict() {
     let all = filtered("").await;
     assert_html(&all, 200);
     assert!(shows_submission(&all.html, judged) && shows_submission(&all.html, queued));
+    let outside = page(server.get("/teach/submissions", zoe.cookie())).await;
+    assert!(
+        !shows_submission(&outside.html, judged) && !shows_submission(&outside.html, queued),
+        "a teacher sees only the students of their courses"
+    );
     let wrong = filtered("?verdict=wrong_answer").await;
     assert_html(&wrong, 200);
     assert!(shows_submission(&wrong.html, judged), "{}", wrong.html);
