@@ -8,6 +8,7 @@
 //! the same functions.
 
 mod account;
+mod courses;
 mod student;
 mod teach;
 pub mod ui;
@@ -57,6 +58,33 @@ pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
         .route(
             "/register",
             get(account::register_page).post(account::register),
+        )
+        .route("/courses", get(courses::list).post(courses::create))
+        .route("/courses/join", post(courses::join))
+        .route("/courses/{id}", get(courses::course))
+        .route("/courses/{id}/members", post(courses::import))
+        .route(
+            "/courses/{id}/members/{user}/remove",
+            post(courses::remove_member),
+        )
+        .route(
+            "/courses/{id}/assignments/new",
+            get(courses::new_assignment),
+        )
+        .route("/courses/{id}/assignments", post(courses::create_assignment))
+        .route("/assignments/{id}", get(courses::assignment))
+        .route("/assignments/{id}/extensions", post(courses::extend))
+        .route(
+            "/assignments/{id}/students/{user}/problems/{slug}",
+            get(courses::instances),
+        )
+        .route(
+            "/assignments/{id}/students/{user}/problems/{slug}/regenerate",
+            post(courses::regenerate),
+        )
+        .route(
+            "/assignments/{id}/students/{user}/problems/{slug}/pin",
+            post(courses::pin),
         )
         .route("/teach", get(teach::index))
         .route(
@@ -189,6 +217,17 @@ fn page_of_form(path: &str) -> &str {
         "/teach"
     } else if path.starts_with("/teach/users/") {
         "/teach/users"
+    } else if path == "/courses/join" {
+        "/courses"
+    } else if let Some(page) = path
+        .strip_suffix("/extensions")
+        .or_else(|| path.strip_suffix("/regenerate"))
+        .or_else(|| path.strip_suffix("/pin"))
+        .or_else(|| path.strip_suffix("/assignments"))
+    {
+        page
+    } else if let Some((course, _)) = path.split_once("/members") {
+        course
     } else {
         path
     }
@@ -405,6 +444,15 @@ mod tests {
             "/problems/stones/answers"
         );
         assert_eq!(page_of_form("/teach/submissions/7/rejudge"), "/teach");
+        assert_eq!(page_of_form("/courses/join"), "/courses");
+        assert_eq!(page_of_form("/courses/3/members/9/remove"), "/courses/3");
+        assert_eq!(page_of_form("/courses/3/members"), "/courses/3");
+        assert_eq!(page_of_form("/courses/3/assignments"), "/courses/3");
+        assert_eq!(page_of_form("/assignments/4/extensions"), "/assignments/4");
+        assert_eq!(
+            page_of_form("/assignments/4/students/9/problems/nim/pin"),
+            "/assignments/4/students/9/problems/nim"
+        );
         assert_eq!(page_of_form("/teach/users/3"), "/teach/users");
     }
 

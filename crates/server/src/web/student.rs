@@ -12,6 +12,7 @@ use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use grundy_store::{Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, User};
 use serde::Deserialize;
 
+use super::courses::AssignmentTag;
 use super::{Frame, PageError, SignedIn, Visitor, when};
 use crate::api::problems::find;
 use crate::api::submissions::{queue_submission, visible};
@@ -131,6 +132,8 @@ pub(super) struct ProblemPage {
     source: String,
     error: Option<String>,
     answer_mode: bool,
+    /// Opened from an assignment: submissions go to it.
+    assignment: Option<AssignmentTag>,
 }
 
 fn language_name(code: &str) -> &'static str {
@@ -204,7 +207,14 @@ fn problem_page_for(
         source,
         error,
         answer_mode: p.is_family_backed(),
+        assignment: None,
     }
+}
+
+/// `?assignment=` on the problem and answer pages.
+#[derive(Debug, Deserialize)]
+pub(super) struct AssignmentQuery {
+    assignment: Option<i64>,
 }
 
 pub(super) async fn problem_page(
@@ -212,12 +222,15 @@ pub(super) async fn problem_page(
     Visitor(user): Visitor,
     Path(slug): Path<String>,
     Query(query): Query<StatementQuery>,
+    Query(for_assignment): Query<AssignmentQuery>,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let entry = find(&state, &slug)?;
     let remembered = crate::auth::cookie(&headers, LANGUAGE_COOKIE);
     let asked = query.lang.as_deref().or(remembered.as_deref());
-    let page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
+    let tag = super::courses::tag(&state, user.as_ref(), for_assignment.assignment, &slug).await?;
+    let mut page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
+    page.assignment = tag;
     match query.lang {
         // Remember the choice for the next statement.
         Some(lang) if entry.html.contains_key(&lang) => Ok((
@@ -245,6 +258,7 @@ pub(super) async fn submit_program(
     let mut language = None;
     let mut pasted = String::new();
     let mut uploaded = Vec::new();
+    let mut assignment = None;
     let bad = |e: axum::extract::multipart::MultipartError| {
         PageError::from(ApiError::BadRequest(format!("the form: {}", e.body_text())))
     };
@@ -253,9 +267,11 @@ pub(super) async fn submit_program(
             Some("language") => language = Some(field.text().await.map_err(bad)?),
             Some("source") => pasted = field.text().await.map_err(bad)?,
             Some("file") => uploaded = field.bytes().await.map_err(bad)?.to_vec(),
+            Some("assignment") => assignment = field.text().await.map_err(bad)?.parse().ok(),
             _ => {}
         }
     }
+    let tag = super::courses::tag(&state, Some(&user), assignment, &slug).await?;
     let source = if uploaded.is_empty() {
         pasted
     } else {
@@ -263,7 +279,7 @@ pub(super) async fn submit_program(
             Ok(text) => text,
             Err(_) => {
                 let refused = ApiError::BadRequest("the uploaded file is not UTF-8 text".into());
-                let page = problem_page_for(
+                let mut page = problem_page_for(
                     &state,
                     &entry,
                     Some(user),
@@ -272,6 +288,7 @@ pub(super) async fn submit_program(
                     pasted,
                     Some(refused.to_string()),
                 );
+                page.assignment = tag;
                 return Ok(refusal(&refused, page));
             }
         }
@@ -282,13 +299,13 @@ pub(super) async fn submit_program(
         source: Some(source.clone()),
         answers: None,
         version: None,
-        assignment: None,
+        assignment,
     };
     match queue_submission(&state, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
         Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
         Err(refused) => {
-            let page = problem_page_for(
+            let mut page = problem_page_for(
                 &state,
                 &entry,
                 Some(user),
@@ -297,6 +314,7 @@ pub(super) async fn submit_program(
                 source,
                 Some(refused.to_string()),
             );
+            page.assignment = tag;
             Ok(refusal(&refused, page))
         }
     }
@@ -324,14 +342,18 @@ pub(super) struct AnswersPage {
     version: u32,
     instances: Vec<InstanceBox>,
     error: Option<String>,
+    assignment: Option<AssignmentTag>,
 }
 
 async fn answers_page_for(
+    state: &AppState,
     entry: &Entry,
     user: User,
     typed: &BTreeMap<String, String>,
     error: Option<String>,
+    assignment: Option<i64>,
 ) -> Result<AnswersPage, PageError> {
+    let tag = super::courses::tag(state, Some(&user), assignment, entry.problem.slug()).await?;
     let p = entry.problem.clone();
     if !p.is_family_backed() {
         return Err(ApiError::BadRequest(format!(
@@ -340,7 +362,14 @@ async fn answers_page_for(
         ))
         .into());
     }
-    let seed = personal_seed(user.id);
+    // An assignment's instances are drawn from the keyed seed; practice ones from the user.
+    let seed = match &tag {
+        Some(tag) => {
+            crate::api::submissions::personal_seed_in(state, tag.id, user.id, p.slug()).await?
+                as u64
+        }
+        None => personal_seed(user.id),
+    };
     let drawn = tokio::task::spawn_blocking(move || p.instances(seed, INSTANCES_PER_SUBTASK))
         .await
         .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
@@ -362,6 +391,7 @@ async fn answers_page_for(
             })
             .collect(),
         error,
+        assignment: tag,
     })
 }
 
@@ -369,9 +399,10 @@ pub(super) async fn answers_page(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(slug): Path<String>,
+    Query(query): Query<AssignmentQuery>,
 ) -> Result<Response, PageError> {
     let entry = find(&state, &slug)?;
-    Ok(answers_page_for(&entry, user, &BTreeMap::new(), None)
+    Ok(answers_page_for(&state, &entry, user, &BTreeMap::new(), None, query.assignment)
         .await?
         .into_response())
 }
@@ -386,10 +417,13 @@ pub(super) async fn submit_answers(
 ) -> Result<Response, PageError> {
     let entry = find(&state, &slug)?;
     let mut version = None;
+    let mut assignment = None;
     let mut answers = BTreeMap::new();
     for (key, value) in fields {
         if key == "version" {
             version = value.parse().ok();
+        } else if key == "assignment" {
+            assignment = value.parse().ok();
         } else if let Some(name) = key.strip_prefix("answer:")
             && !value.trim().is_empty()
         {
@@ -402,7 +436,7 @@ pub(super) async fn submit_answers(
         source: None,
         answers: Some(answers.clone()),
         version,
-        assignment: None,
+        assignment,
     };
     match queue_submission(&state, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
@@ -414,7 +448,15 @@ pub(super) async fn submit_answers(
             } else {
                 answers
             };
-            let page = answers_page_for(&entry, user, &kept, Some(refused.to_string())).await?;
+            let page = answers_page_for(
+                &state,
+                &entry,
+                user,
+                &kept,
+                Some(refused.to_string()),
+                assignment,
+            )
+            .await?;
             Ok(refusal(&refused, page))
         }
     }
@@ -508,6 +550,9 @@ struct TestLine {
     cpu_ms: i64,
     memory_kib: i64,
     message: String,
+    /// A failed personal instance, when the feedback level shows it.
+    input: Option<String>,
+    expected: Option<String>,
 }
 
 impl TestLine {
@@ -526,6 +571,8 @@ pub(super) struct SubmissionPage {
     /// Still queued or being judged: the page follows it live.
     live: bool,
     compile_message: String,
+    /// The assignment shows its students the verdict and score only.
+    verdict_only: bool,
     tests: Vec<TestLine>,
     source: String,
 }
@@ -547,7 +594,9 @@ pub(super) async fn submission_page(
             .await?
             .map_or_else(|| format!("#{}", found.user_id), |u| u.name)
     };
+    let feedback = crate::api::submissions::feedback_for(&state, &user, &found).await?;
     let tests = state.store.test_results(id).await?;
+    let tests = crate::api::submissions::shown_tests(&state, &found, feedback, tests).await?;
     let source = state.store.submission_source(id).await?.unwrap_or_default();
     let problem_title = state.problems.get(&found.problem).map_or_else(
         || found.problem.clone(),
@@ -560,15 +609,18 @@ pub(super) async fn submission_page(
         is_answers: found.kind == SubmissionKind::Answers,
         live: found.status != SubmissionStatus::Done,
         compile_message: found.compile_message.clone().unwrap_or_default(),
+        verdict_only: feedback == grundy_coursework::Feedback::Verdict,
         tests: tests
             .into_iter()
             .map(|t| TestLine {
                 position: t.position,
-                name: format!("{} #{}", t.grp, t.idx),
+                name: format!("{} #{}", t.group, t.index),
                 verdict: t.verdict,
                 cpu_ms: t.cpu_ms,
                 memory_kib: t.memory_kib,
                 message: t.message.unwrap_or_default(),
+                input: t.input,
+                expected: t.expected,
             })
             .collect(),
         source: String::from_utf8_lossy(&source).into_owned(),
