@@ -1035,3 +1035,232 @@ async fn teachers_upload_packages_through_the_form() {
     assert_eq!(version(), Some(1), "nothing more was published");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn course_pages_keep_each_course_to_its_members() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    let zoe = server.user("zoe", Role::Teacher).await;
+    let ana = server.user("ana", Role::Student).await;
+    let bob = server.user("bob", Role::Student).await;
+
+    // A course from the form; a student joins with its code; creating one is for teachers.
+    let made = page(
+        server
+            .post("/courses", tom.cookie())
+            .form(&[("title", "Games 101")]),
+    )
+    .await;
+    assert_eq!(made.status, 303, "{}", made.html);
+    let course_path = made.location.clone();
+    let course = page(server.get(&course_path, tom.cookie())).await;
+    assert_html(&course, 200);
+    let code = between(&course.html, r#"id="course-code" class="code">"#, "<").to_owned();
+    assert_eq!(code.len(), 8, "{}", course.html);
+    let joined = page(
+        server
+            .post("/courses/join", ana.cookie())
+            .form(&[("code", code.as_str())]),
+    )
+    .await;
+    assert_redirect(&joined, &course_path);
+    let refused = page(
+        server
+            .post("/courses", ana.cookie())
+            .form(&[("title", "Mine")]),
+    )
+    .await;
+    assert_html(&refused, 403);
+    assert_html(&page(server.get(&course_path, bob.cookie())).await, 404);
+    assert_html(&page(server.get(&course_path, zoe.cookie())).await, 404);
+    let seen_by_ana = page(server.get(&course_path, ana.cookie())).await;
+    assert!(
+        !seen_by_ana.html.contains(&code),
+        "students are not shown the code"
+    );
+
+    // An assignment from the form: the multiple select sends `problems` twice.
+    let new_path = format!("{course_path}/assignments");
+    let fields = |closes: &'static str| {
+        vec![
+            ("title", "Week 1"),
+            ("opens", "2020-01-01T00:00"),
+            ("due", "2099-01-01T00:00"),
+            ("closes", closes),
+            ("penalty_percent", "10"),
+            ("penalty_step_hours", "24"),
+            ("scoring", "best"),
+            ("feedback", "inputs"),
+            ("problems", "stones"),
+            ("problems", "nim"),
+        ]
+    };
+    let refused = page(
+        server
+            .post(&new_path, tom.cookie())
+            .form(&fields("2098-01-01T00:00")),
+    )
+    .await;
+    assert_html(&refused, 400);
+    assert!(
+        refused.has_error_message() && refused.html.contains("value=\"Week 1\""),
+        "{}",
+        refused.html
+    );
+    assert_html(
+        &page(
+            server
+                .post(&new_path, ana.cookie())
+                .form(&fields("2099-01-02T00:00")),
+        )
+        .await,
+        403,
+    );
+    let created = page(
+        server
+            .post(&new_path, tom.cookie())
+            .form(&fields("2099-01-02T00:00")),
+    )
+    .await;
+    assert_eq!(created.status, 303, "{}", created.html);
+    let assignment_path = created.location.clone();
+    let id: i64 = assignment_path.rsplit('/').next().unwrap().parse().unwrap();
+    let stored = server.state.store.assignment(id).await.unwrap().unwrap();
+    assert_eq!(stored.spec.problems, ["stones", "nim"]);
+    assert_eq!(
+        stored.spec.due_at, 4_070_908_800_000,
+        "2099-01-01T00:00 read as UTC"
+    );
+
+    // Students see their standing, teachers the gradebook, outsiders nothing.
+    let standing = page(server.get(&assignment_path, ana.cookie())).await;
+    assert_html(&standing, 200);
+    assert!(
+        standing.html.contains(r#"id="standing""#) && !standing.html.contains(r#"id="gradebook""#)
+    );
+    let book = page(server.get(&assignment_path, tom.cookie())).await;
+    assert!(
+        book.html.contains(r#"tr data-student="ana""#),
+        "{}",
+        book.html
+    );
+    for outsider in [&bob, &zoe] {
+        assert_html(
+            &page(server.get(&assignment_path, outsider.cookie())).await,
+            404,
+        );
+    }
+    let for_assignment = format!("/problems/stones?assignment={id}");
+    let problem = page(server.get(&for_assignment, ana.cookie())).await;
+    assert!(
+        problem
+            .html
+            .contains(&format!(r#"name="assignment" value="{id}""#))
+    );
+    assert_html(&page(server.get(&for_assignment, bob.cookie())).await, 404);
+    assert_html(
+        &page(server.get(&format!("/problems/wythoff?assignment={id}"), ana.cookie())).await,
+        404,
+    );
+
+    // The program form submits to the assignment.
+    let form = Form::new()
+        .text("language", "cpp20")
+        .text("source", "int main() {}")
+        .text("assignment", id.to_string());
+    let sent = page(
+        server
+            .post("/problems/stones/submit", ana.cookie())
+            .multipart(form),
+    )
+    .await;
+    assert_eq!(sent.status, 303, "{}", sent.html);
+    let (submission, _) = server.submission(sent.submission_id()).await;
+    assert_eq!(submission.assignment_id, Some(id));
+    assert!(submission.instance_seed.is_some());
+
+    // Personal answer instances, and the teacher's tools for them.
+    let practice = page(server.get("/problems/nim/answers", ana.cookie())).await;
+    let homework = page(server.get(
+        &format!("/problems/nim/answers?assignment={id}"),
+        ana.cookie(),
+    ))
+    .await;
+    assert!(
+        homework
+            .html
+            .contains(&format!(r#"name="assignment" value="{id}""#))
+    );
+    let last_input = |html: &str| {
+        html.rsplit(r#"class="input">"#)
+            .next()
+            .unwrap()
+            .split("</pre>")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_ne!(last_input(&practice.html), last_input(&homework.html));
+    let tools = format!("/assignments/{id}/students/{}/problems/nim", ana.id);
+    let drawn = page(server.get(&tools, tom.cookie())).await;
+    assert_html(&drawn, 200);
+    assert!(drawn.html.contains("Expected answer"));
+    assert_html(&page(server.get(&tools, ana.cookie())).await, 403);
+    assert_html(&page(server.get(&tools, zoe.cookie())).await, 404);
+    assert_redirect(
+        &page(server.post(&format!("{tools}/regenerate"), tom.cookie())).await,
+        &tools,
+    );
+    let again = page(server.get(
+        &format!("/problems/nim/answers?assignment={id}"),
+        ana.cookie(),
+    ))
+    .await;
+    assert_ne!(
+        last_input(&homework.html),
+        last_input(&again.html),
+        "a new draw"
+    );
+    assert_redirect(
+        &page(
+            server
+                .post(&format!("{tools}/pin"), tom.cookie())
+                .form(&[("pinned", "true")]),
+        )
+        .await,
+        &tools,
+    );
+    let refused = page(server.post(&format!("{tools}/regenerate"), tom.cookie())).await;
+    assert_html(&refused, 409);
+    assert!(refused.html.contains("pinned"));
+
+    // Extensions: the teacher's; the student sees theirs.
+    let extensions = format!("{assignment_path}/extensions");
+    let ana_id = ana.id.to_string();
+    let extension = [("user", ana_id.as_str()), ("due", "2099-01-05T12:00")];
+    assert_html(
+        &page(server.post(&extensions, zoe.cookie()).form(&extension)).await,
+        404,
+    );
+    assert_html(
+        &page(server.post(&extensions, ana.cookie()).form(&extension)).await,
+        403,
+    );
+    assert_redirect(
+        &page(server.post(&extensions, tom.cookie()).form(&extension)).await,
+        &assignment_path,
+    );
+    let standing = page(server.get(&assignment_path, ana.cookie())).await;
+    assert!(
+        standing.html.contains("2099-01-05 12:00:00 UTC"),
+        "{}",
+        standing.html
+    );
+}
+
+/// The text between two markers.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let from = text.find(start).map(|i| i + start.len()).unwrap_or(0);
+    text[from..].split(end).next().unwrap_or("")
+}

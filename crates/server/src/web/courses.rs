@@ -222,7 +222,7 @@ pub(super) async fn import(
         .ok_or_else(|| ApiError::BadRequest(format!("unknown role {:?}", form.role)))?;
     let names: Vec<String> = form
         .names
-        .split(|c: char| c == '\n' || c == ',' || c == ';')
+        .split(['\n', ',', ';'])
         .map(|n| n.trim().to_owned())
         .filter(|n| !n.is_empty())
         .collect();
@@ -488,7 +488,7 @@ pub(super) struct AssignmentPage {
 fn penalty_words(a: &Assignment) -> String {
     let s = &a.spec;
     if s.closes_at == s.due_at {
-        return "nothing is accepted after the due time".into();
+        return "Nothing is accepted after the due time".into();
     }
     let hours = s.penalty_step_ms as f64 / 3_600_000.0;
     let step = if (hours - 24.0).abs() < f64::EPSILON {
@@ -497,7 +497,7 @@ fn penalty_words(a: &Assignment) -> String {
         format!("{} hours", format_points(hours))
     };
     format!(
-        "late work loses {}% per started {step}, until the hard deadline",
+        "Late work loses {}% per started {step}, until the hard deadline",
         s.penalty_percent
     )
 }
@@ -557,7 +557,12 @@ async fn assignment_page(
         let book = assignments::grade(state, &found).await?;
         page.status = status_of(&Deadlines::for_student(&found.spec, None), now);
         page.max_total = book.max_total;
-        page.means = book.class.mean_scores.iter().map(|m| format_points(*m)).collect();
+        page.means = book
+            .class
+            .mean_scores
+            .iter()
+            .map(|m| format_points(*m))
+            .collect();
         page.mean_total = format_points(book.class.mean_total);
         let names: BTreeMap<i64, String> = book
             .rows

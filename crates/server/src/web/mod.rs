@@ -71,7 +71,10 @@ pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
             "/courses/{id}/assignments/new",
             get(courses::new_assignment),
         )
-        .route("/courses/{id}/assignments", post(courses::create_assignment))
+        .route(
+            "/courses/{id}/assignments",
+            post(courses::create_assignment),
+        )
         .route("/assignments/{id}", get(courses::assignment))
         .route("/assignments/{id}/extensions", post(courses::extend))
         .route(

@@ -402,9 +402,16 @@ pub(super) async fn answers_page(
     Query(query): Query<AssignmentQuery>,
 ) -> Result<Response, PageError> {
     let entry = find(&state, &slug)?;
-    Ok(answers_page_for(&state, &entry, user, &BTreeMap::new(), None, query.assignment)
-        .await?
-        .into_response())
+    Ok(answers_page_for(
+        &state,
+        &entry,
+        user,
+        &BTreeMap::new(),
+        None,
+        query.assignment,
+    )
+    .await?
+    .into_response())
 }
 
 /// Answers arrive as `answer:<instance name>` fields next to the `version` they were drawn at;
