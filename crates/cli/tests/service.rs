@@ -712,3 +712,128 @@ async fn two_workers_on_postgres_judge_each_submission_once_even_when_one_dies()
         "the dead attempt's partial results are gone"
     );
 }
+
+/// An assignment that also runs programs on each student's personal instances, with feedback
+/// `inputs`: a wrong program fails some of its own instances, and the student is shown those
+/// inputs with the expected answers, which are what the teacher sees for that student.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_runs_on_the_students_own_instances_in_an_assignment() {
+    let test = "personal program tests";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/g++") {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let (_server, url, _) = serve(&["--workers", "1"], data.path());
+    let data_args = ["--data-dir", data.path().to_str().unwrap()];
+    let teacher = admin_create(&data_args, "tina", "teacher");
+    let student = admin_create(&data_args, "stu", "student");
+    let post = |path: &str, token: &str, body: Value| {
+        let url = format!("{url}{path}");
+        let token = token.to_owned();
+        async move {
+            call(
+                reqwest::Method::POST,
+                &url,
+                Some(&token),
+                Some(body.to_string().into()),
+            )
+            .await
+        }
+    };
+    let (status, course) = post("/api/v1/courses", &teacher, json!({ "title": "CGT" })).await;
+    assert_eq!(status, 201, "{course}");
+    let (status, _) = post(
+        "/api/v1/courses/join",
+        &student,
+        json!({ "code": course["join_code"] }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let (status, assignment) = post(
+        &format!("/api/v1/courses/{}/assignments", course["id"]),
+        &teacher,
+        json!({
+            "title": "Stones at home",
+            "opens_at": now - 60_000,
+            "due_at": now + 86_400_000,
+            "feedback": "inputs",
+            "personal_tests": true,
+            "problems": ["stones"],
+        }),
+    )
+    .await;
+    assert_eq!(status, 201, "{assignment}");
+    let id = assignment["id"].as_i64().unwrap();
+    let source = std::fs::read_to_string(programs().join("solutions/stones/wrong.cpp")).unwrap();
+    let submission = submit_json(
+        &url,
+        &student,
+        json!({ "problem": "stones", "language": "cpp20", "source": source, "assignment": id }),
+    )
+    .await;
+    let done = wait_done(&url, &student, submission, Duration::from_secs(180)).await;
+    assert_eq!(done["feedback"], "inputs");
+    assert_eq!(
+        done["score"], 30,
+        "personal instances are worth nothing: {done}"
+    );
+    let personal: Vec<&Value> = done["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["group"] == "personal")
+        .collect();
+    assert!(!personal.is_empty(), "{done}");
+    let failing: Vec<&&Value> = personal
+        .iter()
+        .filter(|t| t["verdict"] == "wrong_answer")
+        .collect();
+    assert!(!failing.is_empty(), "the wrong program fails some of them");
+    assert!(
+        personal
+            .iter()
+            .all(|t| (t["verdict"] == "wrong_answer") == t.get("input").is_some()),
+        "inputs are shown for the failing ones only"
+    );
+    let (_, me) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/me"),
+        Some(&student),
+        None,
+    )
+    .await;
+    let (status, drawn) = call(
+        reqwest::Method::GET,
+        &format!(
+            "{url}/api/v1/assignments/{id}/students/{}/problems/stones",
+            me["id"]
+        ),
+        Some(&teacher),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{drawn}");
+    let theirs: Vec<&Value> = drawn["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["group"] != "samples")
+        .collect();
+    assert_eq!(
+        theirs.len(),
+        personal.len(),
+        "one run per personal instance"
+    );
+    for shown in failing {
+        let n = shown["index"].as_u64().unwrap() as usize;
+        assert!(shown["input"] == theirs[n - 1]["input"], "test {n}'s input");
+        assert!(
+            shown["expected"] == theirs[n - 1]["answer"],
+            "test {n}'s answer"
+        );
+    }
+}

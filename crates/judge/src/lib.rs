@@ -120,6 +120,9 @@ pub enum Event {
     Subtask(SubtaskResult),
 }
 
+/// The group name of a student's personal instances run after a program's tests.
+pub const PERSONAL_GROUP: &str = "personal";
+
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
     /// Stop a subtask at its first failing test (the rest are `skipped`); the score is the same.
@@ -332,6 +335,21 @@ impl Judge {
         options: Options,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Judgement, JudgeError> {
+        self.judge_with_personal(problem, language, source, options, &[], on_event)
+    }
+
+    /// As [`Judge::judge`], then on a student's `personal` instances, as the group
+    /// [`PERSONAL_GROUP`]: worth no points, like the samples, but a failure sets the verdict,
+    /// and their inputs are the student's own to be shown.
+    pub fn judge_with_personal(
+        &mut self,
+        problem: &Problem,
+        language: &Language,
+        source: &[u8],
+        options: Options,
+        personal: &[Instance],
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Judgement, JudgeError> {
         let spec = &problem.spec;
         let max_score = spec.subtasks.iter().map(|s| s.points).sum();
         let mut judgement = Judgement {
@@ -428,6 +446,35 @@ impl Judge {
                 judgement.score += result.score;
                 on_event(&Event::Subtask(result.clone()));
                 judgement.subtasks.push(result);
+            }
+        }
+        if !personal.is_empty() {
+            let dir = tempfile::Builder::new()
+                .prefix("personal-")
+                .tempdir_in(self.scratch.path())?;
+            for (n, instance) in personal.iter().enumerate() {
+                let test = testset::TestFile {
+                    group: Group::Samples,
+                    index: n + 1,
+                    input: dir.path().join(format!("{n}.in")),
+                    answer: dir.path().join(format!("{n}.ans")),
+                };
+                fs::write(&test.input, &instance.input)?;
+                fs::write(&test.answer, &instance.answer)?;
+                let result = self.run_test(
+                    problem,
+                    language,
+                    &compiled,
+                    &test,
+                    limits,
+                    needs_input,
+                    PERSONAL_GROUP.to_owned(),
+                )?;
+                if result.verdict != Verdict::Accepted && judgement.verdict == Verdict::Accepted {
+                    judgement.verdict = result.verdict;
+                }
+                on_event(&Event::Test(result.clone()));
+                judgement.tests.push(result);
             }
         }
         Ok(judgement)

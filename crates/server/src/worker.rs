@@ -223,13 +223,25 @@ async fn judge_one(
             Event::Subtask(_) => {}
         };
         let judged = match task {
-            Task::Program(language) => judge.judge(
-                &problem,
-                &language,
-                &claimed.source,
-                Options::default(),
-                &mut on_event,
-            ),
+            Task::Program(language) => {
+                // A program with a seed is an assignment's that also runs the student's
+                // personal instances (the samples are among the tests already).
+                let personal: Vec<_> = claimed.instance_seed.map_or_else(Vec::new, |seed| {
+                    problem
+                        .instances(seed as u64, crate::api::INSTANCES_PER_SUBTASK)
+                        .into_iter()
+                        .filter(|i| i.subtask.is_some())
+                        .collect()
+                });
+                judge.judge_with_personal(
+                    &problem,
+                    &language,
+                    &claimed.source,
+                    Options::default(),
+                    &personal,
+                    &mut on_event,
+                )
+            }
             Task::Answers(answers) => {
                 // An assignment's submission answers the instances of the seed it stored.
                 let seed = claimed.instance_seed.map_or_else(

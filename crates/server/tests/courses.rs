@@ -387,6 +387,15 @@ async fn the_whole_course(store: Store) {
         )
         .await;
     let bob_stones = class.submit(&bob, program("stones", id)).await;
+    let stored = |id: i64| {
+        let store = class.server.state.store.clone();
+        async move { store.submission(id).await.unwrap().unwrap() }
+    };
+    assert!(stored(ann_answers).await.instance_seed.is_some());
+    assert!(
+        stored(ann_stones).await.instance_seed.is_none(),
+        "programs run on the shared tests unless the assignment asks for personal ones"
+    );
     let failing_group = first_personal["group"].as_str().unwrap();
     class
         .judge(&BTreeMap::from([

@@ -1092,6 +1092,7 @@ async fn course_pages_keep_each_course_to_its_members() {
             ("penalty_step_hours", "24"),
             ("scoring", "best"),
             ("feedback", "inputs"),
+            ("personal_tests", "on"),
             ("problems", "stones"),
             ("problems", "nim"),
         ]
@@ -1128,6 +1129,7 @@ async fn course_pages_keep_each_course_to_its_members() {
     let id: i64 = assignment_path.rsplit('/').next().unwrap().parse().unwrap();
     let stored = server.state.store.assignment(id).await.unwrap().unwrap();
     assert_eq!(stored.spec.problems, ["stones", "nim"]);
+    assert!(stored.spec.personal_tests);
     assert_eq!(
         stored.spec.due_at, 4_070_908_800_000,
         "2099-01-01T00:00 read as UTC"
@@ -1178,7 +1180,10 @@ async fn course_pages_keep_each_course_to_its_members() {
     assert_eq!(sent.status, 303, "{}", sent.html);
     let (submission, _) = server.submission(sent.submission_id()).await;
     assert_eq!(submission.assignment_id, Some(id));
-    assert!(submission.instance_seed.is_some());
+    assert!(
+        submission.instance_seed.is_some(),
+        "the form's personal tests checkbox: programs also run on the student's instances"
+    );
 
     // Personal answer instances, and the teacher's tools for them.
     let practice = page(server.get("/problems/nim/answers", ana.cookie())).await;

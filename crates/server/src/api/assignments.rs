@@ -44,6 +44,11 @@ pub struct AssignmentBody {
     pub scoring: Option<String>,
     /// `verdict`, `tests` (default) or `inputs`.
     pub feedback: Option<String>,
+    /// Also run programs on each student's personal instances (problems with generators
+    /// only): worth no points, but their verdicts count and, with feedback `inputs`, a
+    /// student sees their own failing inputs.
+    #[serde(default)]
+    pub personal_tests: bool,
     /// Built-in problems, variants or uploaded packages, by slug.
     pub problems: Vec<String>,
 }
@@ -59,7 +64,7 @@ impl AssignmentBody {
             penalty_step_ms: self.penalty_step_ms.unwrap_or(DAY_MS),
             scoring: self.scoring.unwrap_or_else(|| "best".into()),
             feedback: self.feedback.unwrap_or_else(|| "tests".into()),
-            personal_tests: false,
+            personal_tests: self.personal_tests,
             problems: self.problems,
         }
     }
@@ -102,6 +107,7 @@ pub struct AssignmentView {
     pub penalty_step_ms: i64,
     pub scoring: String,
     pub feedback: String,
+    pub personal_tests: bool,
     pub problems: Vec<String>,
 }
 
@@ -119,6 +125,7 @@ impl From<Assignment> for AssignmentView {
             penalty_step_ms: s.penalty_step_ms,
             scoring: s.scoring,
             feedback: s.feedback,
+            personal_tests: s.personal_tests,
             problems: s.problems,
         }
     }

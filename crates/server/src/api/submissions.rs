@@ -127,8 +127,13 @@ pub(crate) async fn queue_submission(
     let (assignment_id, instance_seed) = match new.assignment {
         None => (None, None),
         Some(id) => {
-            let seed = assignment_seed(state, user, id, &new.problem, now).await?;
-            (Some(id), Some(seed))
+            let (seed, personal_tests) =
+                assignment_seed(state, user, id, &new.problem, now).await?;
+            // Answers always answer personal instances; programs run on them when the
+            // assignment asks for it and the problem can draw them.
+            let personal = kind == SubmissionKind::Answers
+                || (personal_tests && entry.problem.is_family_backed());
+            (Some(id), personal.then_some(seed))
         }
     };
     let rate = state.limits.submissions_per_minute;
@@ -165,14 +170,15 @@ pub(crate) async fn queue_submission(
 }
 
 /// Checks that `user` may submit `problem` to the assignment now and returns the seed of their
-/// personal instances in it. Teachers may try their own assignments at any time.
+/// personal instances in it, and whether programs run on them. Teachers may try their own
+/// assignments at any time.
 async fn assignment_seed(
     state: &AppState,
     user: &User,
     id: i64,
     problem: &str,
     now: i64,
-) -> Result<i64, ApiError> {
+) -> Result<(i64, bool), ApiError> {
     let (assignment, role) = access::assignment(state, user, id).await?;
     if !assignment.spec.problems.iter().any(|p| p == problem) {
         return Err(ApiError::BadRequest(format!(
@@ -204,7 +210,8 @@ async fn assignment_seed(
             }
         }
     }
-    personal_seed_in(state, id, user.id, problem).await
+    let seed = personal_seed_in(state, id, user.id, problem).await?;
+    Ok((seed, assignment.spec.personal_tests))
 }
 
 /// The seed of `user`'s current draw of `problem` in an assignment.
@@ -298,10 +305,7 @@ pub(crate) async fn shown_tests(
     let Some(seed) = submission.instance_seed else {
         return Ok(views);
     };
-    if feedback < Feedback::Inputs
-        || submission.kind != SubmissionKind::Answers
-        || !views.iter().any(failed)
-    {
+    if feedback < Feedback::Inputs || !views.iter().any(failed) {
         return Ok(views);
     }
     let Some(entry) = state.problems.get(&submission.problem) else {
@@ -316,16 +320,28 @@ pub(crate) async fn shown_tests(
     })
     .await
     .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
-    // Named as the judge names them: the group, then the position within it from 1.
+    // Named as the judge names them: for answers, the group, then the position within it
+    // from 1; for programs, the personal group, numbered in order (samples are shared tests).
     let mut counts: BTreeMap<Option<usize>, i64> = BTreeMap::new();
     let mut by_test = BTreeMap::new();
+    let mut personal = 0;
     for instance in instances {
-        let n = counts.entry(instance.subtask).or_default();
-        *n += 1;
-        let group = instance.subtask.map_or("samples".to_owned(), |s| {
-            entry.problem.spec.subtasks[s - 1].name.clone()
-        });
-        by_test.insert((group, *n), instance);
+        let key = match submission.kind {
+            SubmissionKind::Answers => {
+                let n = counts.entry(instance.subtask).or_default();
+                *n += 1;
+                let group = instance.subtask.map_or("samples".to_owned(), |s| {
+                    entry.problem.spec.subtasks[s - 1].name.clone()
+                });
+                (group, *n)
+            }
+            SubmissionKind::Program if instance.subtask.is_some() => {
+                personal += 1;
+                (grundy_judge::PERSONAL_GROUP.to_owned(), personal)
+            }
+            SubmissionKind::Program => continue,
+        };
+        by_test.insert(key, instance);
     }
     for view in views.iter_mut().filter(|t| failed(t)) {
         if let Some(instance) = by_test.get(&(view.group.clone(), view.index))

@@ -279,6 +279,7 @@ pub(super) struct AssignmentForm {
     penalty_step_hours: String,
     scoring: String,
     feedback: String,
+    personal_tests: bool,
     problems: Vec<String>,
 }
 
@@ -313,6 +314,7 @@ impl AssignmentForm {
             penalty_step_hours: "24".into(),
             scoring: "best".into(),
             feedback: "tests".into(),
+            personal_tests: false,
             problems: Vec::new(),
         }
     }
@@ -332,6 +334,7 @@ impl AssignmentForm {
             penalty_step_ms: Some(number("penalty step", &self.penalty_step_hours)? * 3_600_000),
             scoring: Some(self.scoring.clone()),
             feedback: Some(self.feedback.clone()),
+            personal_tests: self.personal_tests,
             problems: self.problems.clone(),
         })
     }
@@ -393,6 +396,7 @@ pub(super) async fn create_assignment(
             "penalty_step_hours" => form.penalty_step_hours = value,
             "scoring" => form.scoring = value,
             "feedback" => form.feedback = value,
+            "personal_tests" => form.personal_tests = true,
             "problems" => form.problems.push(value),
             _ => {}
         }
