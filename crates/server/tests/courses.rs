@@ -326,6 +326,17 @@ async fn the_whole_course(store: Store) {
         .await;
     assert_eq!(status, 409);
     assert!(refused["message"].as_str().unwrap().contains("opens at"));
+    let early = format!("/api/v1/assignments/{id}/problems/nim/instances");
+    assert_eq!(
+        class.get(&early, &ann).await.0,
+        409,
+        "no instances before the opening"
+    );
+    assert_eq!(
+        class.get(&early, &tom).await.0,
+        200,
+        "teachers may look ahead"
+    );
 
     // Day 1: on time.
     class.at(T0 + DAY);
@@ -666,6 +677,23 @@ async fn the_whole_course(store: Store) {
     assert_eq!(status, 409);
     let (_, still) = class.get(&instances, &ann).await;
     assert_eq!(inputs(&still, false), inputs(&ann_now, false));
+
+    // Answers to a draw since replaced are refused rather than judged on other inputs.
+    let carl_nim = format!("/api/v1/assignments/{id}/problems/nim/instances");
+    let (_, fresh) = class.get(&carl_nim, &carl).await;
+    assert_eq!(fresh["draw"], 0);
+    let carl_view = format!("/api/v1/assignments/{id}/students/{carl_id}/problems/nim");
+    let (status, _) = class
+        .post(&format!("{carl_view}/regenerate"), &tess_token, json!({}))
+        .await;
+    assert_eq!(status, 200, "a co-teacher may regenerate");
+    let answers_to = |draw: i64| json!({ "problem": "nim", "answers": { "x": "First" }, "assignment": id, "draw": draw });
+    let (status, refused) = class
+        .post("/api/v1/submissions", &carl, answers_to(0))
+        .await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("drawn again"));
+    class.submit(&carl, answers_to(1)).await;
 
     let state = class.server.state.clone();
     class.server.stop().await;

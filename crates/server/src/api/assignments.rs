@@ -475,6 +475,20 @@ pub(super) async fn gradebook_csv(
     csv_response(&state, &found).await
 }
 
+/// Students see an assignment's instances from its opening, not before.
+pub(crate) fn not_before_opening(
+    state: &AppState,
+    assignment: &Assignment,
+) -> Result<(), ApiError> {
+    if state.clock.now() < assignment.spec.opens_at {
+        return Err(ApiError::Conflict(format!(
+            "the assignment opens at {}",
+            crate::web::when(assignment.spec.opens_at)
+        )));
+    }
+    Ok(())
+}
+
 /// The problem, checked to be part of the assignment.
 fn listed(assignment: &Assignment, slug: &str) -> Result<(), ApiError> {
     if assignment.spec.problems.iter().any(|p| p == slug) {
@@ -496,14 +510,19 @@ pub(super) async fn my_instances(
     CurrentUser(user): CurrentUser,
     Path((id, slug)): Path<(i64, String)>,
 ) -> JsonResult<InstanceList> {
-    let (found, _) = access::assignment(&state, &user, id).await?;
+    let (found, role) = access::assignment(&state, &user, id).await?;
     listed(&found, &slug)?;
+    if role == MemberRole::Student {
+        not_before_opening(&state, &found)?;
+    }
     let entry = find(&state, &slug)?;
+    let draw = state.store.instance_draw(id, user.id, &slug).await?;
     let seed = personal_seed_in(&state, id, user.id, &slug).await?;
     let (version, drawn) = draw_instances(&entry, seed as u64).await?;
     Ok(Json(InstanceList {
         problem: slug,
         version,
+        draw: Some(draw.generation),
         instances: drawn
             .into_iter()
             .map(|(group, i)| InstanceView {

@@ -140,6 +140,7 @@ pub(super) async fn instances(
     Ok(Json(InstanceList {
         problem: slug,
         version,
+        draw: None,
         instances: drawn
             .into_iter()
             .map(|(group, i)| InstanceView {

@@ -38,8 +38,9 @@ const MAX_ANSWERS: usize = 1000;
     request_body = NewSubmissionBody,
     security(("bearer" = []), ("session" = [])),
     responses((status = 201, body = Created), (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
-        (status = 429, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub(super) async fn create_submission(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -133,6 +134,17 @@ pub(crate) async fn queue_submission(
             // assignment asks for it and the problem can draw them.
             let personal = kind == SubmissionKind::Answers
                 || (personal_tests && entry.problem.is_family_backed());
+            if kind == SubmissionKind::Answers
+                && let Some(answered) = new.draw
+            {
+                let current = state.store.instance_draw(id, user.id, &new.problem).await?;
+                if answered != current.generation {
+                    return Err(ApiError::Conflict(
+                        "your instances were drawn again since you fetched them; fetch them again"
+                            .into(),
+                    ));
+                }
+            }
             (Some(id), personal.then_some(seed))
         }
     };

@@ -126,6 +126,10 @@ pub struct InstanceView {
 pub struct InstanceList {
     pub problem: String,
     pub version: u32,
+    /// In an assignment: which draw of the caller's instances these are (a teacher may draw
+    /// again). Send it back with the answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw: Option<i64>,
     pub instances: Vec<InstanceView>,
 }
 
@@ -143,6 +147,9 @@ pub struct NewSubmissionBody {
     /// The assignment this is for: it must be open to the caller and list the problem; answers
     /// then answer the caller's instances of that assignment.
     pub assignment: Option<i64>,
+    /// With answers in an assignment: the draw they answer (`InstanceList.draw`); answers to
+    /// instances since drawn again are refused rather than judged on others.
+    pub draw: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -573,7 +573,12 @@ async fn assignment_page(
             .iter()
             .map(|r| (r.user_id, r.name.clone()))
             .collect();
-        page.students = names.iter().map(|(id, n)| (*id, n.clone())).collect();
+        // The gradebook's order: by name.
+        page.students = book
+            .rows
+            .iter()
+            .map(|r| (r.user_id, r.name.clone()))
+            .collect();
         page.grades = book
             .rows
             .iter()
@@ -741,6 +746,8 @@ pub(crate) struct AssignmentTag {
     pub id: i64,
     pub title: String,
     pub due: String,
+    /// A student's instances are theirs from the opening; teachers' at any time.
+    pub opened: bool,
 }
 
 /// The assignment named by `?assignment=`, if the visitor is in its course and it lists the
@@ -754,7 +761,7 @@ pub(crate) async fn tag(
     let (Some(user), Some(id)) = (user, id) else {
         return Ok(None);
     };
-    let (found, _) = access::assignment(state, user, id).await?;
+    let (found, role) = access::assignment(state, user, id).await?;
     if !found.spec.problems.iter().any(|p| p == slug) {
         return Err(ApiError::NotFound(format!("problem {slug:?} in assignment {id}")).into());
     }
@@ -769,5 +776,7 @@ pub(crate) async fn tag(
         id,
         title: found.spec.title.clone(),
         due: when(Deadlines::for_student(&found.spec, extension).due_at),
+        opened: role == MemberRole::Teacher
+            || assignments::not_before_opening(state, &found).is_ok(),
     }))
 }

@@ -300,6 +300,7 @@ pub(super) async fn submit_program(
         answers: None,
         version: None,
         assignment,
+        draw: None,
     };
     match queue_submission(&state, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
@@ -343,6 +344,8 @@ pub(super) struct AnswersPage {
     instances: Vec<InstanceBox>,
     error: Option<String>,
     assignment: Option<AssignmentTag>,
+    /// In an assignment: the draw these instances are.
+    draw: Option<i64>,
 }
 
 async fn answers_page_for(
@@ -363,12 +366,17 @@ async fn answers_page_for(
         .into());
     }
     // An assignment's instances are drawn from the keyed seed; practice ones from the user.
-    let seed = match &tag {
-        Some(tag) => {
-            crate::api::submissions::personal_seed_in(state, tag.id, user.id, p.slug()).await?
-                as u64
+    let (seed, draw) = match &tag {
+        Some(tag) if !tag.opened => {
+            return Err(ApiError::Conflict(format!("{} has not opened yet", tag.title)).into());
         }
-        None => personal_seed(user.id),
+        Some(tag) => {
+            let draw = state.store.instance_draw(tag.id, user.id, p.slug()).await?;
+            let seed =
+                crate::api::submissions::personal_seed_in(state, tag.id, user.id, p.slug()).await?;
+            (seed as u64, Some(draw.generation))
+        }
+        None => (personal_seed(user.id), None),
     };
     let drawn = tokio::task::spawn_blocking(move || p.instances(seed, INSTANCES_PER_SUBTASK))
         .await
@@ -392,6 +400,7 @@ async fn answers_page_for(
             .collect(),
         error,
         assignment: tag,
+        draw,
     })
 }
 
@@ -425,12 +434,15 @@ pub(super) async fn submit_answers(
     let entry = find(&state, &slug)?;
     let mut version = None;
     let mut assignment = None;
+    let mut draw = None;
     let mut answers = BTreeMap::new();
     for (key, value) in fields {
         if key == "version" {
             version = value.parse().ok();
         } else if key == "assignment" {
             assignment = value.parse().ok();
+        } else if key == "draw" {
+            draw = value.parse().ok();
         } else if let Some(name) = key.strip_prefix("answer:")
             && !value.trim().is_empty()
         {
@@ -444,6 +456,7 @@ pub(super) async fn submit_answers(
         answers: Some(answers.clone()),
         version,
         assignment,
+        draw,
     };
     match queue_submission(&state, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
