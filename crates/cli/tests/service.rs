@@ -714,8 +714,9 @@ async fn two_workers_on_postgres_judge_each_submission_once_even_when_one_dies()
 }
 
 /// An assignment that also runs programs on each student's personal instances, with feedback
-/// `inputs`: a wrong program fails some of its own instances, and the student is shown those
-/// inputs with the expected answers, which are what the teacher sees for that student.
+/// `inputs`: a correct program passes them and is shown nothing more; one that prints nothing
+/// fails them, and the student is shown those inputs with the expected answers, which are what
+/// the teacher sees for that student.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_program_runs_on_the_students_own_instances_in_an_assignment() {
     let test = "personal program tests";
@@ -768,37 +769,53 @@ async fn a_program_runs_on_the_students_own_instances_in_an_assignment() {
     .await;
     assert_eq!(status, 201, "{assignment}");
     let id = assignment["id"].as_i64().unwrap();
-    let source = std::fs::read_to_string(programs().join("solutions/stones/wrong.cpp")).unwrap();
-    let submission = submit_json(
-        &url,
-        &student,
-        json!({ "problem": "stones", "language": "cpp20", "source": source, "assignment": id }),
-    )
-    .await;
-    let done = wait_done(&url, &student, submission, Duration::from_secs(180)).await;
-    assert_eq!(done["feedback"], "inputs");
-    assert_eq!(
-        done["score"], 30,
-        "personal instances are worth nothing: {done}"
-    );
-    let personal: Vec<&Value> = done["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["group"] == "personal")
-        .collect();
-    assert!(!personal.is_empty(), "{done}");
-    let failing: Vec<&&Value> = personal
-        .iter()
-        .filter(|t| t["verdict"] == "wrong_answer")
-        .collect();
-    assert!(!failing.is_empty(), "the wrong program fails some of them");
-    assert!(
-        personal
+    // Whatever the drawn instances, a correct program passes them all and one that prints
+    // nothing fails them all.
+    let judged = |source: String| {
+        let (url, student) = (url.clone(), student.clone());
+        async move {
+            let submission = submit_json(
+                &url,
+                &student,
+                json!({ "problem": "stones", "language": "cpp20", "source": source, "assignment": id }),
+            )
+            .await;
+            let done = wait_done(&url, &student, submission, Duration::from_secs(180)).await;
+            assert_eq!(done["feedback"], "inputs");
+            done
+        }
+    };
+    let personal_rows = |done: &Value| -> Vec<Value> {
+        done["tests"]
+            .as_array()
+            .unwrap()
             .iter()
-            .all(|t| (t["verdict"] == "wrong_answer") == t.get("input").is_some()),
-        "inputs are shown for the failing ones only"
+            .filter(|t| t["group"] == "personal")
+            .cloned()
+            .collect()
+    };
+    let ok = std::fs::read_to_string(programs().join("solutions/stones/ok.cpp")).unwrap();
+    let done = judged(ok).await;
+    assert_eq!(
+        (done["verdict"].as_str(), done["score"].as_i64()),
+        (Some("accepted"), Some(100))
     );
+    let passed = personal_rows(&done);
+    assert!(!passed.is_empty(), "{done}");
+    assert!(
+        passed
+            .iter()
+            .all(|t| t["verdict"] == "accepted" && t.get("input").is_none()),
+        "nothing shown for passed instances: {done}"
+    );
+    let done = judged("int main() { return 0; }\n".to_owned()).await;
+    assert_eq!(
+        (done["verdict"].as_str(), done["score"].as_i64()),
+        (Some("wrong_answer"), Some(0))
+    );
+    let failing = personal_rows(&done);
+    assert_eq!(failing.len(), passed.len(), "the same instances");
+    assert!(failing.iter().all(|t| t["verdict"] == "wrong_answer"));
     let (_, me) = call(
         reqwest::Method::GET,
         &format!("{url}/api/v1/me"),
@@ -823,12 +840,8 @@ async fn a_program_runs_on_the_students_own_instances_in_an_assignment() {
         .iter()
         .filter(|i| i["group"] != "samples")
         .collect();
-    assert_eq!(
-        theirs.len(),
-        personal.len(),
-        "one run per personal instance"
-    );
-    for shown in failing {
+    assert_eq!(theirs.len(), failing.len(), "one run per personal instance");
+    for shown in &failing {
         let n = shown["index"].as_u64().unwrap() as usize;
         assert!(shown["input"] == theirs[n - 1]["input"], "test {n}'s input");
         assert!(

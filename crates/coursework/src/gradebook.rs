@@ -76,6 +76,14 @@ pub fn gradebook(
     let spec = &assignment.spec;
     let scoring = Scoring::parse(&spec.scoring).unwrap_or(Scoring::Best);
     let extension: BTreeMap<i64, i64> = extensions.iter().map(|e| (e.user_id, e.due_at)).collect();
+    // Grouped once: a class's submissions are read in one pass, not once per cell.
+    let mut by_cell: BTreeMap<(i64, &str), Vec<&Submission>> = BTreeMap::new();
+    for s in submissions {
+        by_cell
+            .entry((s.user_id, s.problem.as_str()))
+            .or_default()
+            .push(s);
+    }
     let rows: Vec<Row> = students
         .iter()
         .map(|student| {
@@ -84,11 +92,10 @@ pub fn gradebook(
                 .problems
                 .iter()
                 .map(|problem| {
-                    let theirs: Vec<&Submission> = submissions
-                        .iter()
-                        .filter(|s| s.user_id == student.user_id && &s.problem == problem)
-                        .collect();
-                    cell(problem, &theirs, &deadlines, scoring)
+                    let theirs = by_cell
+                        .get(&(student.user_id, problem.as_str()))
+                        .map_or(&[][..], Vec::as_slice);
+                    cell(problem, theirs, &deadlines, scoring)
                 })
                 .collect();
             let total_centi = cells.iter().map(|c| c.centi).sum::<i64>();

@@ -224,14 +224,6 @@ impl Store {
         Ok(added == 1)
     }
 
-    /// False when `user` is not in the course.
-    pub async fn set_member_role(&self, course: i64, user: i64, role: MemberRole) -> Result<bool> {
-        const SQL: &str =
-            "UPDATE course_members SET role = $1 WHERE course_id = $2 AND user_id = $3";
-        let changed = on_both!(self, pool => sqlx::query(SQL).bind(role.as_str()).bind(course).bind(user).execute(pool).await?.rows_affected());
-        Ok(changed == 1)
-    }
-
     /// False when `user` was not in the course.
     pub async fn remove_member(&self, course: i64, user: i64) -> Result<bool> {
         const SQL: &str = "DELETE FROM course_members WHERE course_id = $1 AND user_id = $2";
@@ -411,13 +403,6 @@ impl Store {
             generation: 0,
             pinned: false,
         }))
-    }
-
-    /// The draws teachers touched in an assignment.
-    pub async fn instance_draws(&self, assignment: i64) -> Result<Vec<InstanceDraw>> {
-        const SQL: &str = "SELECT user_id, problem, generation, pinned FROM instance_draws \
-                           WHERE assignment_id = $1 ORDER BY user_id, problem";
-        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(assignment).fetch_all(pool).await?))
     }
 
     /// A new draw for the student: the next generation, or `None` when the draw is pinned.

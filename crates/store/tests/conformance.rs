@@ -967,12 +967,6 @@ async fn courses_have_teachers_students_and_assignments(store: &Store) {
     store.set_extension(created.id, ann, None).await.unwrap();
     assert!(store.extensions(created.id).await.unwrap().is_empty());
 
-    assert!(
-        store
-            .set_member_role(course.id, ann, MemberRole::Teacher)
-            .await
-            .unwrap()
-    );
     assert!(store.remove_member(course.id, ann).await.unwrap());
     assert!(!store.remove_member(course.id, ann).await.unwrap());
     assert!(store.courses_of(ann).await.unwrap().is_empty());
@@ -1123,5 +1117,4 @@ async fn personal_draws_regenerate_unless_pinned(store: &Store) {
         .await
         .unwrap();
     assert_eq!((stones.generation, stones.pinned), (0, true));
-    assert_eq!(store.instance_draws(homework.id).await.unwrap().len(), 2);
 }

@@ -235,6 +235,8 @@ pub(super) async fn create_assignment(
     Path(course): Path<i64>,
     body: Result<Json<AssignmentBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<AssignmentView>), ApiError> {
+    // Outsiders learn nothing from how their body is refused.
+    access::teaching(&state, &user, course).await?;
     let Json(body) = body.map_err(rejection)?;
     let created = create(&state, &user, course, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))

@@ -314,7 +314,9 @@ pub(crate) async fn import(
                         });
                         user
                     }
-                    Err(ApiError::BadRequest(reason)) => {
+                    // A bad name, or one taken meanwhile: the others go on, so passwords
+                    // already made are still reported.
+                    Err(ApiError::BadRequest(reason) | ApiError::Conflict(reason)) => {
                         report.refused.push(refuse(&reason));
                         continue;
                     }

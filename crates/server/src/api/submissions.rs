@@ -337,6 +337,16 @@ pub(crate) async fn shown_tests(
     let mut counts: BTreeMap<Option<usize>, i64> = BTreeMap::new();
     let mut by_test = BTreeMap::new();
     let mut personal = 0;
+    // A problem with a subtask of that name would make its rows ambiguous: show none.
+    let clash = entry
+        .problem
+        .spec
+        .subtasks
+        .iter()
+        .any(|s| s.name == grundy_judge::PERSONAL_GROUP);
+    if submission.kind == SubmissionKind::Program && clash {
+        return Ok(views);
+    }
     for instance in instances {
         let key = match submission.kind {
             SubmissionKind::Answers => {

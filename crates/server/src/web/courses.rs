@@ -474,6 +474,7 @@ pub(super) struct AssignmentPage {
     penalty: String,
     scoring: String,
     feedback: String,
+    personal_tests: bool,
     problems: Vec<ProblemLine>,
     teaching: bool,
     /// The student's line, or the class's.
@@ -543,6 +544,7 @@ async fn assignment_page(
         penalty: penalty_words(&found),
         scoring: found.spec.scoring.clone(),
         feedback: found.spec.feedback.clone(),
+        personal_tests: found.spec.personal_tests,
         problems,
         teaching,
         mine: Vec::new(),

@@ -267,7 +267,14 @@ pub(super) async fn submit_program(
             Some("language") => language = Some(field.text().await.map_err(bad)?),
             Some("source") => pasted = field.text().await.map_err(bad)?,
             Some("file") => uploaded = field.bytes().await.map_err(bad)?.to_vec(),
-            Some("assignment") => assignment = field.text().await.map_err(bad)?.parse().ok(),
+            Some("assignment") => {
+                let text = field.text().await.map_err(bad)?;
+                assignment = Some(
+                    text.trim()
+                        .parse()
+                        .map_err(|_| ApiError::BadRequest(format!("no assignment {text:?}")))?,
+                );
+            }
             _ => {}
         }
     }
@@ -440,7 +447,12 @@ pub(super) async fn submit_answers(
         if key == "version" {
             version = value.parse().ok();
         } else if key == "assignment" {
-            assignment = value.parse().ok();
+            assignment = Some(
+                value
+                    .trim()
+                    .parse()
+                    .map_err(|_| ApiError::BadRequest(format!("no assignment {value:?}")))?,
+            );
         } else if key == "draw" {
             draw = value.parse().ok();
         } else if let Some(name) = key.strip_prefix("answer:")

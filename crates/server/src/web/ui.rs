@@ -136,6 +136,7 @@ pub struct Ui {
     pub regenerate_hint: &'static str,
     pub expected: &'static str,
     pub personal_tests: &'static str,
+    pub personal_tests_on: &'static str,
     pub for_assignment: &'static str,
     pub verdict_only: &'static str,
 }
@@ -312,6 +313,7 @@ static ENGLISH: Ui = Ui {
     pin: "Pin",
     regenerate_hint: "Regenerating draws new instances for this student; submissions already made keep the instances they answered. A pinned draw does not change.",
     expected: "Expected answer",
+    personal_tests_on: "Programs also run on each student's own instances",
     personal_tests: "Also run programs on each student's own instances (no points; their failing inputs can be shown)",
     for_assignment: "For the assignment",
     verdict_only: "For this assignment your teacher shows the verdict and score only.",
