@@ -152,8 +152,11 @@ fn cell(problem: &str, theirs: &[&Submission], deadlines: &Deadlines, scoring: S
         .filter(|s| s.status != SubmissionStatus::Done)
         .count() as i64;
     // Judged, within the student's window, with what the penalty leaves: oldest first.
+    // An internal error is the judge's failure, not the student's: it never counts.
     let judged = theirs.iter().filter_map(|s| {
-        let raw = s.score.filter(|_| s.status == SubmissionStatus::Done)?;
+        let raw = s.score.filter(|_| {
+            s.status == SubmissionStatus::Done && s.verdict.as_deref() != Some("internal_error")
+        })?;
         match deadlines.timing(s.created_at) {
             Timing::Open { penalty_percent } => {
                 Some((s, raw, penalty_percent, raw * (100 - penalty_percent)))
@@ -350,6 +353,23 @@ mod tests {
         assert_eq!((nim.attempts, nim.pending), (3, 1));
         assert_eq!(row.total, 135.0);
         assert_eq!(book.max_total, 150);
+    }
+
+    #[test]
+    fn an_internal_error_never_counts() {
+        let mut broken = judged(2, 7, "stones", 2 * DAY, Some(0));
+        broken.verdict = Some("internal_error".into());
+        let subs = [judged(1, 7, "stones", DAY, Some(70)), broken];
+        let book = gradebook(
+            &assignment("last"),
+            &[student(7, "ann")],
+            &[],
+            &subs,
+            &maxima(),
+        );
+        let stones = &book.rows[0].cells[0];
+        assert_eq!((stones.submission, stones.score), (Some(1), Some(70.0)));
+        assert_eq!(stones.attempts, 2);
     }
 
     #[test]

@@ -89,11 +89,11 @@ impl Deadlines {
     /// and moves the hard deadline by as much, so the late window keeps its length. An
     /// extension earlier than the class's due time changes nothing.
     pub fn for_student(spec: &AssignmentSpec, extension: Option<i64>) -> Deadlines {
-        let shift = extension.map_or(0, |due| (due - spec.due_at).max(0));
+        let shift = extension.map_or(0, |due| due.saturating_sub(spec.due_at).max(0));
         Deadlines {
             opens_at: spec.opens_at,
-            due_at: spec.due_at + shift,
-            closes_at: spec.closes_at + shift,
+            due_at: spec.due_at.saturating_add(shift),
+            closes_at: spec.closes_at.saturating_add(shift),
             penalty_percent: spec.penalty_percent,
             penalty_step_ms: spec.penalty_step_ms,
         }
@@ -108,18 +108,23 @@ impl Deadlines {
         if at > self.closes_at {
             return Timing::Closed;
         }
-        let late_ms = at - self.due_at;
+        let late_ms = at.saturating_sub(self.due_at);
         let step = self.penalty_step_ms.max(1);
+        // Started steps, without the overflow of `late + step - 1`.
         let steps = if late_ms <= 0 {
             0
         } else {
-            (late_ms + step - 1) / step
+            (late_ms - 1) / step + 1
         };
         Timing::Open {
             penalty_percent: steps.saturating_mul(self.penalty_percent).min(100),
         }
     }
 }
+
+/// The last moment a time may name: 9999-12-31T23:59:59.999Z, in Unix milliseconds.
+pub const LATEST_TIME: i64 = 253_402_300_799_999;
+const MAX_STEP: i64 = 366 * 86_400_000;
 
 /// What is wrong with an assignment a teacher sets, in words for them; problems are checked by
 /// the caller, who knows which exist.
@@ -130,14 +135,20 @@ pub fn check_spec(spec: &AssignmentSpec) -> Result<(), String> {
     if spec.title.chars().count() > 200 {
         return Err("the title is longer than 200 characters".into());
     }
+    if ![spec.opens_at, spec.due_at, spec.closes_at]
+        .iter()
+        .all(|t| (0..=LATEST_TIME).contains(t))
+    {
+        return Err("times must lie between 1970 and the end of 9999".into());
+    }
     if !(spec.opens_at <= spec.due_at && spec.due_at <= spec.closes_at) {
         return Err("the times must be in order: opens ≤ due ≤ closes".into());
     }
     if !(0..=100).contains(&spec.penalty_percent) {
         return Err("the late penalty must be between 0 and 100 percent".into());
     }
-    if spec.penalty_step_ms < 60_000 {
-        return Err("the penalty step must be at least a minute".into());
+    if !(60_000..=MAX_STEP).contains(&spec.penalty_step_ms) {
+        return Err("the penalty step must be between a minute and a year".into());
     }
     if Scoring::parse(&spec.scoring).is_none() {
         return Err(format!("unknown scoring {:?} (best or last)", spec.scoring));
@@ -242,5 +253,28 @@ mod tests {
         let mut s = spec();
         s.problems.clear();
         assert!(check_spec(&s).is_err());
+        let mut s = spec();
+        s.closes_at = i64::MAX;
+        assert!(check_spec(&s).unwrap_err().contains("9999"));
+        let mut s = spec();
+        s.penalty_step_ms = i64::MAX;
+        assert!(check_spec(&s).unwrap_err().contains("year"));
+    }
+
+    #[test]
+    fn extreme_times_saturate_instead_of_wrapping() {
+        let d = Deadlines::for_student(&spec(), Some(i64::MAX));
+        assert_eq!(d.closes_at, i64::MAX);
+        assert_eq!(d.timing(i64::MAX - 1), Timing::Open { penalty_percent: 0 });
+        let mut s = spec();
+        s.penalty_step_ms = i64::MAX;
+        let d = Deadlines::for_student(&s, None);
+        assert_eq!(
+            d.timing(s.due_at + 1),
+            Timing::Open {
+                penalty_percent: 10
+            }
+        );
+        assert_eq!(d.timing(i64::MIN), Timing::NotOpen);
     }
 }

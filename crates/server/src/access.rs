@@ -1,7 +1,8 @@
 //! Who may see and change what, in one place: students see their own work; a teacher sees their
-//! own, that of the members of the courses they teach, and submissions to problems they own;
-//! admins see everything. Someone else's thing is "not found", never "forbidden", so ids reveal
-//! nothing.
+//! own, what was submitted for the assignments of the courses they teach, and submissions to
+//! problems they own (never a student's practice or other courses' work: joining a course, or
+//! being imported into one, shows a teacher nothing else); admins see everything. Someone else's
+//! thing is "not found", never "forbidden", so ids reveal nothing.
 
 use grundy_store::{Assignment, Course, MemberRole, Role, Submission, User};
 
@@ -19,10 +20,20 @@ pub async fn may_see_submission(
     if user.role != Role::Teacher {
         return Ok(false);
     }
-    if state.store.teaches(user.id, submission.user_id).await? {
+    if let Some(id) = submission.assignment_id
+        && teaches_assignment(state, user, id).await?
+    {
         return Ok(true);
     }
     owns_problem(state, user, &submission.problem).await
+}
+
+/// Whether `user` teaches the course of assignment `id`.
+pub async fn teaches_assignment(state: &AppState, user: &User, id: i64) -> Result<bool, ApiError> {
+    let Some(found) = state.store.assignment(id).await? else {
+        return Ok(false);
+    };
+    Ok(state.store.member_role(found.course_id, user.id).await? == Some(MemberRole::Teacher))
 }
 
 /// A teacher's own uploaded problem or variant; admins own everything.

@@ -394,9 +394,17 @@ async fn the_whole_course(store: Store) {
     let ann_answers = class
         .submit(
             &ann,
-            json!({ "problem": "nim", "answers": answers, "version": ann_nim["version"], "assignment": id }),
+            json!({ "problem": "nim", "answers": answers, "version": ann_nim["version"], "assignment": id, "draw": ann_nim["draw"] }),
         )
         .await;
+    let (status, _) = class
+        .post(
+            "/api/v1/submissions",
+            &ann,
+            json!({ "problem": "nim", "answers": answers, "assignment": id }),
+        )
+        .await;
+    assert_eq!(status, 400, "answers in an assignment name their draw");
     let bob_stones = class.submit(&bob, program("stones", id)).await;
     let stored = |id: i64| {
         let store = class.server.state.store.clone();
@@ -551,7 +559,7 @@ async fn the_whole_course(store: Store) {
     let ann_late = class
         .submit(
             &ann,
-            json!({ "problem": "nim", "answers": answers, "assignment": id }),
+            json!({ "problem": "nim", "answers": answers, "assignment": id, "draw": 0 }),
         )
         .await;
     class

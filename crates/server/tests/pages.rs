@@ -608,8 +608,9 @@ fn unescape(text: &str) -> String {
     })
 }
 
-/// A course taught by `teacher` with `student` in it: the teacher then sees the student's work.
-async fn teaches(server: &Server, teacher: &Account, student: &Account) {
+/// A course taught by `teacher` with `student` in it and an assignment of Stones: the teacher
+/// sees what the student submits for it.
+async fn teaches(server: &Server, teacher: &Account, student: &Account) -> i64 {
     let store = &server.state.store;
     let course = store
         .create_course("Games", &format!("CODE{}", student.id), teacher.id, 1)
@@ -619,6 +620,23 @@ async fn teaches(server: &Server, teacher: &Account, student: &Account) {
         .add_member(course.id, student.id, grundy_store::MemberRole::Student, 1)
         .await
         .unwrap();
+    let spec = grundy_store::AssignmentSpec {
+        title: "Week 1".into(),
+        opens_at: 0,
+        due_at: i64::from(i32::MAX) * 1000,
+        closes_at: i64::from(i32::MAX) * 1000,
+        penalty_percent: 0,
+        penalty_step_ms: 86_400_000,
+        scoring: "best".into(),
+        feedback: "tests".into(),
+        personal_tests: false,
+        problems: vec!["stones".into()],
+    };
+    store
+        .create_assignment(course.id, &spec, 1)
+        .await
+        .unwrap()
+        .id
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -704,9 +722,10 @@ async fn programs_are_queued_through_the_submit_form() {
         &page(server.get(&format!("/submissions/{first}"), bob.cookie())).await,
         404,
     );
+    // Her teacher sees her assignments' work, not her practice.
     assert_html(
         &page(server.get(&format!("/submissions/{first}"), tom.cookie())).await,
-        200,
+        404,
     );
     assert_html(
         &page(server.get(&format!("/submissions/{first}"), zoe.cookie())).await,
@@ -817,7 +836,7 @@ async fn answers_are_queued_through_the_answer_form() {
 
 // Teachers' pages.
 
-async fn queue_program(server: &Server, user: &Account) -> i64 {
+async fn queue_program(server: &Server, user: &Account, assignment: Option<i64>) -> i64 {
     let new = NewSubmission {
         user_id: user.id,
         problem: "stones".into(),
@@ -825,7 +844,7 @@ async fn queue_program(server: &Server, user: &Account) -> i64 {
         language: Some("cpp20".into()),
         source: PASTED.as_bytes().to_vec(),
         priority: 0,
-        assignment_id: None,
+        assignment_id: assignment,
         instance_seed: None,
     };
     let now = grundy_server::now_ms();
@@ -844,10 +863,10 @@ async fn teachers_filter_submissions_by_verdict() {
     let ana = server.user("ana", Role::Student).await;
     let tom = server.user("tom", Role::Teacher).await;
     let zoe = server.user("zoe", Role::Teacher).await;
-    teaches(&server, &tom, &ana).await;
+    let homework = teaches(&server, &tom, &ana).await;
     let store = &server.state.store;
     // One submission judged wrong, one still queued: a verdict filter tells them apart.
-    let judged = queue_program(&server, &ana).await;
+    let judged = queue_program(&server, &ana, Some(homework)).await;
     let now = grundy_server::now_ms();
     let claimed = store.claim("w1", now, 60_000, 3).await.unwrap().unwrap();
     assert_eq!(claimed.id, judged);
@@ -859,13 +878,18 @@ async fn teachers_filter_submissions_by_verdict() {
         problem_version: 1,
     };
     assert!(store.finish(judged, "w1", &outcome, now).await.unwrap());
-    let queued = queue_program(&server, &ana).await;
+    let queued = queue_program(&server, &ana, Some(homework)).await;
+    let practice = queue_program(&server, &ana, None).await;
 
     let filtered =
         |query: &'static str| page(server.get(&format!("/teach/submissions{query}"), tom.cookie()));
     let all = filtered("").await;
     assert_html(&all, 200);
     assert!(shows_submission(&all.html, judged) && shows_submission(&all.html, queued));
+    assert!(
+        !shows_submission(&all.html, practice),
+        "a student's practice is not their teacher's to see"
+    );
     let outside = page(server.get("/teach/submissions", zoe.cookie())).await;
     assert!(
         !shows_submission(&outside.html, judged) && !shows_submission(&outside.html, queued),
@@ -1238,7 +1262,11 @@ async fn course_pages_keep_each_course_to_its_members() {
     );
     let refused = page(server.post(&format!("{tools}/regenerate"), tom.cookie())).await;
     assert_html(&refused, 409);
-    assert!(refused.html.contains("pinned"));
+    assert!(
+        refused.html.contains("unpin it to regenerate"),
+        "{}",
+        refused.html
+    );
 
     // Extensions: the teacher's; the student sees theirs.
     let extensions = format!("{assignment_path}/extensions");

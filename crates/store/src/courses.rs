@@ -257,14 +257,6 @@ impl Store {
         role.as_deref().map(MemberRole::decode).transpose()
     }
 
-    /// Whether `teacher` teaches a course `student` is in.
-    pub async fn teaches(&self, teacher: i64, student: i64) -> Result<bool> {
-        const SQL: &str = "SELECT COUNT(*) FROM course_members s JOIN course_members t \
-             ON t.course_id = s.course_id AND t.user_id = $1 AND t.role = 'teacher' WHERE s.user_id = $2";
-        let n: i64 = on_both!(self, pool => sqlx::query_scalar(SQL).bind(teacher).bind(student).fetch_one(pool).await?);
-        Ok(n > 0)
-    }
-
     pub async fn create_assignment(
         &self,
         course: i64,

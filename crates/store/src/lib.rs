@@ -402,8 +402,8 @@ impl Store {
              AND ($3 IS NULL OR verdict = $3) AND ($4 IS NULL OR id < $4) \
              AND ($6 IS NULL OR assignment_id = $6) \
              AND ($7 IS NULL OR user_id = $7 \
-                  OR user_id IN (SELECT s.user_id FROM course_members s JOIN course_members t \
-                                 ON t.course_id = s.course_id AND t.user_id = $7 AND t.role = 'teacher') \
+                  OR assignment_id IN (SELECT a.id FROM assignments a JOIN course_members t \
+                                       ON t.course_id = a.course_id AND t.user_id = $7 AND t.role = 'teacher') \
                   OR problem IN (SELECT slug FROM custom_problems WHERE owner_id = $7)) \
              ORDER BY id DESC LIMIT $5",
             rows::SUBMISSION_SELECT

@@ -183,8 +183,8 @@ pub struct SubmissionQuery<'a> {
     /// Only ids below this one: the next page after a page ending at `before`.
     pub before: Option<i64>,
     pub assignment: Option<i64>,
-    /// Only what this teacher may see: their own, their courses' members', and submissions to
-    /// problems they own.
+    /// Only what this teacher may see: their own, those made for their courses' assignments,
+    /// and submissions to problems they own.
     pub teacher: Option<i64>,
     pub limit: i64,
 }

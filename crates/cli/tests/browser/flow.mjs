@@ -376,19 +376,23 @@ try {
   assert.equal(means[2 + 4 * order.indexOf("stones")], "95");
   assert.equal(means[means.length - 1], "145");
 
-  step("filters everyone's submissions without a reload");
+  step("filters her courses' submissions without a reload");
   await page.goto(`${base}/teach/submissions`);
   await page.selectOption("select[name=verdict]", "wrong_answer");
   await page.waitForURL(/verdict=wrong_answer/);
-  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 2);
+  // sam's wrong programs were practice: not his teacher's to see.
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 0);
+  await page.selectOption("select[name=verdict]", "accepted");
+  await page.waitForURL(/verdict=accepted/);
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length === 3);
   assert.deepEqual(await page.$$eval("#results tbody tr td:nth-child(3)", (cells) =>
-    cells.map((c) => c.textContent)), ["sam", "sam"], "the wrong program and the answers");
+    cells.map((c) => c.textContent)), ["kim", "sam", "sam"], "the assignment's submissions");
   await shot("11-teach-submissions");
   const rejudged = await page.getAttribute("#results tbody tr:first-child", "data-id");
   const judgedAt = async () => (await (await page.request.get(
     `${base}/api/v1/submissions/${rejudged}`)).json()).judged_at;
   const firstJudged = await judgedAt();
-  await Promise.all([page.waitForURL(/verdict=wrong_answer/),
+  await Promise.all([page.waitForURL(/verdict=accepted/),
     page.click("#results tbody tr:first-child button")]);
   // Judged again: a later judging time (the page may show it queued or already done again).
   for (let tries = 0; !((await judgedAt()) > firstJudged); tries++) {

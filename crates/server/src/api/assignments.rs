@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::JsonResult;
-use super::problems::{draw_instances, find};
-use super::submissions::personal_seed_in;
-use super::views::{ErrorBody, InstanceList, InstanceView};
+use super::problems::{draw_instances, find, instance_list};
+use super::submissions::personal_draw;
+use super::views::{ErrorBody, InstanceList};
 use crate::access;
 use crate::auth::CurrentUser;
 use crate::error::rejection;
@@ -270,13 +270,15 @@ pub(crate) async fn grade(
     state: &AppState,
     assignment: &Assignment,
 ) -> Result<Gradebook, ApiError> {
-    let students: Vec<_> = state
+    let mut students: Vec<_> = state
         .store
         .members(assignment.course_id)
         .await?
         .into_iter()
         .filter(|m| m.role == MemberRole::Student)
         .collect();
+    // By name, the same on both backends (their collations differ).
+    students.sort_by(|a, b| a.name.cmp(&b.name));
     let extensions = state.store.extensions(assignment.id).await?;
     let submissions = state.store.assignment_submissions(assignment.id).await?;
     let max_scores: BTreeMap<String, i64> = assignment
@@ -395,10 +397,10 @@ pub(crate) async fn extend(
         )));
     }
     if let Some(due) = due_at
-        && due < assignment.spec.due_at
+        && !(assignment.spec.due_at..=grundy_coursework::rules::LATEST_TIME).contains(&due)
     {
         return Err(ApiError::BadRequest(
-            "an extension cannot be earlier than the class's due time".into(),
+            "an extension lies between the class's due time and the end of 9999".into(),
         ));
     }
     state
@@ -518,22 +520,14 @@ pub(super) async fn my_instances(
         not_before_opening(&state, &found)?;
     }
     let entry = find(&state, &slug)?;
-    let draw = state.store.instance_draw(id, user.id, &slug).await?;
-    let seed = personal_seed_in(&state, id, user.id, &slug).await?;
+    let (draw, seed) = personal_draw(&state, id, user.id, &slug).await?;
     let (version, drawn) = draw_instances(&entry, seed as u64).await?;
-    Ok(Json(InstanceList {
-        problem: slug,
+    Ok(Json(instance_list(
+        slug,
         version,
-        draw: Some(draw.generation),
-        instances: drawn
-            .into_iter()
-            .map(|(group, i)| InstanceView {
-                group,
-                name: i.name,
-                input: i.input,
-            })
-            .collect(),
-    }))
+        Some(draw.generation),
+        drawn,
+    )))
 }
 
 /// A student's current draw with the reference answers, for their teacher.
@@ -555,11 +549,7 @@ pub(crate) async fn student_instances(
         )));
     }
     let entry = find(state, slug)?;
-    let draw = state
-        .store
-        .instance_draw(assignment.id, student, slug)
-        .await?;
-    let seed = personal_seed_in(state, assignment.id, student, slug).await?;
+    let (draw, seed) = personal_draw(state, assignment.id, student, slug).await?;
     let (version, drawn) = draw_instances(&entry, seed as u64).await?;
     Ok(StudentInstances {
         user_id: student,

@@ -334,6 +334,14 @@ pub(crate) async fn import(
                 .push(refuse("a student's account cannot teach"));
             continue;
         }
+        // A teacher's or admin's account joins a course only as a co-teacher, by its own
+        // choice of join code otherwise.
+        if role == MemberRole::Student && user.role != Role::Student {
+            report
+                .refused
+                .push(refuse("not a student's account (add it as a co-teacher)"));
+            continue;
+        }
         if state
             .store
             .add_member(course, user.id, role, state.clock.now())

@@ -137,10 +137,20 @@ pub(super) async fn instances(
 ) -> JsonResult<InstanceList> {
     let entry = find(&state, &slug)?;
     let (version, drawn) = draw_instances(&entry, personal_seed(user.id)).await?;
-    Ok(Json(InstanceList {
-        problem: slug,
+    Ok(Json(instance_list(slug, version, None, drawn)))
+}
+
+/// What a student is shown of drawn instances: inputs, never answers.
+pub(crate) fn instance_list(
+    problem: String,
+    version: u32,
+    draw: Option<i64>,
+    drawn: Vec<(String, grundy_problems::Instance)>,
+) -> InstanceList {
+    InstanceList {
+        problem,
         version,
-        draw: None,
+        draw,
         instances: drawn
             .into_iter()
             .map(|(group, i)| InstanceView {
@@ -149,7 +159,7 @@ pub(super) async fn instances(
                 input: i.input,
             })
             .collect(),
-    }))
+    }
 }
 
 /// The samples and the instances of `seed`, each with its group's name, and the version they

@@ -128,17 +128,20 @@ pub(crate) async fn queue_submission(
     let (assignment_id, instance_seed) = match new.assignment {
         None => (None, None),
         Some(id) => {
-            let (seed, personal_tests) =
+            let (seed, generation, personal_tests) =
                 assignment_seed(state, user, id, &new.problem, now).await?;
             // Answers always answer personal instances; programs run on them when the
             // assignment asks for it and the problem can draw them.
             let personal = kind == SubmissionKind::Answers
                 || (personal_tests && entry.problem.is_family_backed());
-            if kind == SubmissionKind::Answers
-                && let Some(answered) = new.draw
-            {
-                let current = state.store.instance_draw(id, user.id, &new.problem).await?;
-                if answered != current.generation {
+            if kind == SubmissionKind::Answers {
+                let Some(answered) = new.draw else {
+                    return Err(ApiError::BadRequest(
+                        "answers for an assignment name the `draw` of the instances they answer"
+                            .into(),
+                    ));
+                };
+                if answered != generation {
                     return Err(ApiError::Conflict(
                         "your instances were drawn again since you fetched them; fetch them again"
                             .into(),
@@ -182,7 +185,7 @@ pub(crate) async fn queue_submission(
 }
 
 /// Checks that `user` may submit `problem` to the assignment now and returns the seed of their
-/// personal instances in it, and whether programs run on them. Teachers may try their own
+/// personal instances in it, the draw's generation, and whether programs run on them. Teachers may try their own
 /// assignments at any time.
 async fn assignment_seed(
     state: &AppState,
@@ -190,7 +193,7 @@ async fn assignment_seed(
     id: i64,
     problem: &str,
     now: i64,
-) -> Result<(i64, bool), ApiError> {
+) -> Result<(i64, i64, bool), ApiError> {
     let (assignment, role) = access::assignment(state, user, id).await?;
     if !assignment.spec.problems.iter().any(|p| p == problem) {
         return Err(ApiError::BadRequest(format!(
@@ -222,20 +225,21 @@ async fn assignment_seed(
             }
         }
     }
-    let seed = personal_seed_in(state, id, user.id, problem).await?;
-    Ok((seed, assignment.spec.personal_tests))
+    let (draw, seed) = personal_draw(state, id, user.id, problem).await?;
+    Ok((seed, draw.generation, assignment.spec.personal_tests))
 }
 
-/// The seed of `user`'s current draw of `problem` in an assignment.
-pub(crate) async fn personal_seed_in(
+/// `user`'s current draw of `problem` in an assignment, and its seed.
+pub(crate) async fn personal_draw(
     state: &AppState,
     assignment: i64,
     user: i64,
     problem: &str,
-) -> Result<i64, ApiError> {
+) -> Result<(grundy_store::InstanceDraw, i64), ApiError> {
     let draw = state.store.instance_draw(assignment, user, problem).await?;
     let key = state.seed_key().await?;
-    Ok(key.personal_seed(assignment, user, problem, draw.generation) as i64)
+    let seed = key.personal_seed(assignment, user, problem, draw.generation) as i64;
+    Ok((draw, seed))
 }
 
 /// Newest first: a student's own; a teacher's own, their courses' members' and those to their

@@ -147,8 +147,9 @@ pub struct NewSubmissionBody {
     /// The assignment this is for: it must be open to the caller and list the problem; answers
     /// then answer the caller's instances of that assignment.
     pub assignment: Option<i64>,
-    /// With answers in an assignment: the draw they answer (`InstanceList.draw`); answers to
-    /// instances since drawn again are refused rather than judged on others.
+    /// With answers in an assignment (required there): the draw they answer
+    /// (`InstanceList.draw`); answers to instances since drawn again are refused rather than
+    /// judged on others.
     pub draw: Option<i64>,
 }
 

@@ -331,7 +331,9 @@ impl AssignmentForm {
             due_at: parse_local("due", &self.due)?,
             closes_at: Some(parse_local("closes", &self.closes)?),
             penalty_percent: number("penalty", &self.penalty_percent)?,
-            penalty_step_ms: Some(number("penalty step", &self.penalty_step_hours)? * 3_600_000),
+            penalty_step_ms: Some(
+                number("penalty step", &self.penalty_step_hours)?.saturating_mul(3_600_000),
+            ),
             scoring: Some(self.scoring.clone()),
             feedback: Some(self.feedback.clone()),
             personal_tests: self.personal_tests,
@@ -555,7 +557,7 @@ async fn assignment_page(
         max_total: 0,
         extensions: Vec::new(),
         students: Vec::new(),
-        extension_default: local(found.spec.due_at + 2 * 86_400_000),
+        extension_default: local(found.spec.due_at.saturating_add(2 * 86_400_000)),
         error,
     };
     let now = state.clock.now();

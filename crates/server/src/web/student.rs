@@ -378,9 +378,8 @@ async fn answers_page_for(
             return Err(ApiError::Conflict(format!("{} has not opened yet", tag.title)).into());
         }
         Some(tag) => {
-            let draw = state.store.instance_draw(tag.id, user.id, p.slug()).await?;
-            let seed =
-                crate::api::submissions::personal_seed_in(state, tag.id, user.id, p.slug()).await?;
+            let (draw, seed) =
+                crate::api::submissions::personal_draw(state, tag.id, user.id, p.slug()).await?;
             (seed as u64, Some(draw.generation))
         }
         None => (personal_seed(user.id), None),
