@@ -85,7 +85,11 @@ pub async fn assignment(
         .ok_or_else(|| ApiError::NotFound(format!("assignment {id}")))?;
     let (_, role) = course(state, user, found.course_id)
         .await
-        .map_err(|_| ApiError::NotFound(format!("assignment {id}")))?;
+        .map_err(|e| match e {
+            // Its course's id would say more than the assignment's.
+            ApiError::NotFound(_) => ApiError::NotFound(format!("assignment {id}")),
+            other => other,
+        })?;
     Ok((found, role))
 }
 

@@ -21,6 +21,7 @@ use crate::{ApiError, AppState};
 /// Letters and digits nobody misreads (no 0/O, 1/I/L).
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const CODE_LENGTH: usize = 8;
+const PASSWORD_LENGTH: usize = 14;
 /// Names in one import; each new account costs a password hash.
 const MAX_IMPORT: usize = 200;
 
@@ -111,19 +112,12 @@ pub struct ImportReport {
     pub refused: Vec<Refused>,
 }
 
-fn join_code() -> String {
+/// `length` characters nobody misreads: join codes, and (in lower case) new passwords.
+fn random_code(length: usize) -> String {
     let mut rng = rand::rng();
-    (0..CODE_LENGTH)
+    (0..length)
         .map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char)
         .collect()
-}
-
-fn password() -> String {
-    let mut rng = rand::rng();
-    (0..14)
-        .map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char)
-        .collect::<String>()
-        .to_lowercase()
 }
 
 /// Creates a course with a fresh join code; the caller is its first teacher.
@@ -142,7 +136,7 @@ pub(crate) async fn create(
     for _ in 0..5 {
         match state
             .store
-            .create_course(title, &join_code(), teacher, state.clock.now())
+            .create_course(title, &random_code(CODE_LENGTH), teacher, state.clock.now())
             .await
         {
             Err(StoreError::Conflict(_)) => continue,
@@ -303,7 +297,7 @@ pub(crate) async fn import(
         let user = match state.store.user_by_name(name).await? {
             Some(user) => user,
             None if create_missing && role == MemberRole::Student => {
-                let password = password();
+                let password = random_code(PASSWORD_LENGTH).to_lowercase();
                 match super::account::add_user(state, name, Role::Student, Some(password.clone()))
                     .await
                 {
