@@ -379,6 +379,26 @@ pub(super) async fn assignment(
     }))
 }
 
+/// `student` is one of the assignment's course's students, or "not found".
+async fn require_student(
+    state: &AppState,
+    assignment: &Assignment,
+    student: i64,
+) -> Result<(), ApiError> {
+    if state
+        .store
+        .member_role(assignment.course_id, student)
+        .await?
+        == Some(MemberRole::Student)
+    {
+        Ok(())
+    } else {
+        Err(ApiError::NotFound(format!(
+            "student {student} in this course"
+        )))
+    }
+}
+
 /// Gives a student of the course their own due time (`None` takes it back).
 pub(crate) async fn extend(
     state: &AppState,
@@ -386,16 +406,7 @@ pub(crate) async fn extend(
     student: i64,
     due_at: Option<i64>,
 ) -> Result<(), ApiError> {
-    if state
-        .store
-        .member_role(assignment.course_id, student)
-        .await?
-        != Some(MemberRole::Student)
-    {
-        return Err(ApiError::NotFound(format!(
-            "student {student} in this course"
-        )));
-    }
+    require_student(state, assignment, student).await?;
     if let Some(due) = due_at
         && !(assignment.spec.due_at..=grundy_coursework::rules::LATEST_TIME).contains(&due)
     {
@@ -538,16 +549,7 @@ pub(crate) async fn student_instances(
     slug: &str,
 ) -> Result<StudentInstances, ApiError> {
     listed(assignment, slug)?;
-    if state
-        .store
-        .member_role(assignment.course_id, student)
-        .await?
-        != Some(MemberRole::Student)
-    {
-        return Err(ApiError::NotFound(format!(
-            "student {student} in this course"
-        )));
-    }
+    require_student(state, assignment, student).await?;
     let entry = find(state, slug)?;
     let (draw, seed) = personal_draw(state, assignment.id, student, slug).await?;
     let (version, drawn) = draw_instances(&entry, seed as u64).await?;
@@ -593,8 +595,9 @@ pub(crate) async fn regenerate(
     student: i64,
     slug: &str,
 ) -> Result<StudentInstances, ApiError> {
-    // Checks the student and the problem before changing anything.
-    student_instances(state, assignment, student, slug).await?;
+    // The student and the problem are checked before anything changes; drawing waits.
+    listed(assignment, slug)?;
+    require_student(state, assignment, student).await?;
     if state
         .store
         .regenerate_instance(assignment.id, student, slug)
@@ -630,7 +633,8 @@ pub(crate) async fn pin(
     slug: &str,
     pinned: bool,
 ) -> Result<StudentInstances, ApiError> {
-    student_instances(state, assignment, student, slug).await?;
+    listed(assignment, slug)?;
+    require_student(state, assignment, student).await?;
     state
         .store
         .pin_instance(assignment.id, student, slug, pinned)
