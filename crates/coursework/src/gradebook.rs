@@ -169,29 +169,16 @@ fn cell(problem: &str, theirs: &[&Submission], deadlines: &Deadlines, scoring: S
         Scoring::Best => judged.max_by_key(|(s, _, _, centi)| (*centi, -s.created_at, -s.id)),
         Scoring::Last => judged.max_by_key(|(s, ..)| (s.created_at, s.id)),
     };
-    match counted {
-        Some((s, raw, penalty_percent, centi)) => Cell {
-            problem: problem.to_owned(),
-            score: Some(points(centi)),
-            raw_score: Some(raw),
-            penalty_percent,
-            submission: Some(s.id),
-            counted_at: Some(s.created_at),
-            attempts: theirs.len() as i64,
-            pending,
-            centi,
-        },
-        None => Cell {
-            problem: problem.to_owned(),
-            score: None,
-            raw_score: None,
-            penalty_percent: 0,
-            submission: None,
-            counted_at: None,
-            attempts: theirs.len() as i64,
-            pending,
-            centi: 0,
-        },
+    Cell {
+        problem: problem.to_owned(),
+        score: counted.map(|(_, _, _, centi)| points(centi)),
+        raw_score: counted.map(|(_, raw, _, _)| raw),
+        penalty_percent: counted.map_or(0, |(_, _, penalty, _)| penalty),
+        submission: counted.map(|(s, ..)| s.id),
+        counted_at: counted.map(|(s, ..)| s.created_at),
+        attempts: theirs.len() as i64,
+        pending,
+        centi: counted.map_or(0, |(_, _, _, centi)| centi),
     }
 }
 
