@@ -1,84 +1,17 @@
-//! Kattis/ICPC problem packages: an uploaded zip read into a [`Problem`] backed by its tests, and
-//! any problem written out as one.
-//!
-//! What [`read_zip`] understands, at the zip's root or inside one top-level folder:
-//!
-//! - `problem.yaml`: `name` (a string, or a map from language to title as in the 2023-07
-//!   format), `limits.time_limit` (seconds; else a legacy `.timelimit` file; else 1 s, since the
-//!   format leaves it to the judge), `limits.memory` (MiB; default 2048 as in the format),
-//!   `type` (`pass-fail` or `scoring`), legacy `validation` (`default` or `custom`),
-//!   `validator_flags`, `source`, and our extension map `grundy` (`slug`, `version`,
-//!   `difficulty`, `tags`, and `subtasks`: the secret groups in order, as `{name, points}`).
-//!   Other standard keys (author, license, uuid, …) are ignored.
-//! - `statement/problem.<lang>.md` (or the legacy `problem_statement/`); English is required.
-//!   LaTeX statements are not read.
-//! - `data/sample/*.in|ans` and `data/secret/*.in|ans`, or the secret tests split into group
-//!   folders `data/secret/<group>/`, each a subtask. Tests run in the order of their file names.
-//!   Without `grundy.subtasks`, groups are taken in name order and share 100 points evenly (the
-//!   last one takes the remainder); a flat secret folder is one subtask `secret` of 100 points.
-//! - Output validator flags, from `problem.yaml`'s `validator_flags` and any `testdata.yaml`'s
-//!   `output_validator_flags` (where the 2023-07 format moved them): only `case_sensitive` is
-//!   supported, and it must be set alike everywhere, since Grundy judges a whole problem with one
-//!   setting. As in Kattis, comparison ignores case unless it is set.
-//! - `output_validators/` (or the 2023-07 `output_validator/`): one single-file program,
-//!   directly inside or inside one folder, which makes the validation custom (a legacy
-//!   `validation` key, when present, must agree). It is carried as text for the judge to run.
-//!
-//! Test and group names are lower-cased, with any character other than `a-z0-9_-` replaced by
-//! `_`. Everything else in the package (submissions, generators, input validators, …) is
-//! ignored. The archive is untrusted: sizes are counted while unpacking, paths that could leave
-//! the package and links are refused, and every refusal names the file at fault.
+//! Reading an uploaded package: unpacking the zip within its limits, refusing unsafe paths, and
+//! turning `problem.yaml`, the statements, the tests and the output validator into a [`Problem`].
 
+use super::{Extension, GroupPoints, Limits, PackageError, ReadLimits};
 use crate::catalogue::{
     LANGUAGES, MEMORY_LIMIT_MIB, OutputValidator, Problem, Sample, TIME_LIMIT_MS, TestCase,
     is_valid_slug,
 };
 use crate::spec::{CheckerKind, CheckerSpec, Difficulty, PACKAGE_FAMILY, ProblemSpec, SubtaskSpec};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Cursor, Read, Write};
-use zip::result::ZipError;
-use zip::write::SimpleFileOptions;
-use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
-
-/// How much an uploaded archive may unpack to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadLimits {
-    /// Uncompressed bytes of all files together, counted while decompressing.
-    pub max_total_bytes: u64,
-    /// Entries in the archive, folders included.
-    pub max_files: usize,
-}
-
-impl Default for ReadLimits {
-    fn default() -> Self {
-        ReadLimits {
-            max_total_bytes: 256 << 20,
-            max_files: 10_000,
-        }
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum PackageError {
-    #[error("the upload is not a zip archive that can be read: {0}")]
-    NotZip(ZipError),
-    #[error("the archive has {found} entries; at most {max} are allowed")]
-    TooManyFiles { found: usize, max: usize },
-    #[error("{path}: the package unpacks to more than {max} bytes")]
-    TooLarge { path: String, max: u64 },
-    /// Something is wrong with one file of the package.
-    #[error("{path}: {message}")]
-    File { path: String, message: String },
-    /// Something is wrong with the package as a whole (a missing file or folder).
-    #[error("{0}")]
-    Layout(String),
-    #[error("problem {slug} cannot be exported as a package: {reason}")]
-    NotExportable { slug: String, reason: String },
-    #[error("writing the package: {0}")]
-    Write(ZipError),
-}
+use std::io::{Cursor, Read};
+use zip::ZipArchive;
 
 /// Time limit when a package sets none.
 const DEFAULT_TIME_LIMIT_MS: u32 = 1000;
@@ -922,191 +855,11 @@ impl Source {
     }
 }
 
-#[derive(Default, Deserialize, Serialize)]
-struct Limits {
-    /// Seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    time_limit: Option<f64>,
-    /// MiB.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    memory: Option<u64>,
-}
-
-/// Our keys in `problem.yaml`, under `grundy`.
-#[derive(Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct Extension {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    slug: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    version: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    difficulty: Option<Difficulty>,
-    #[serde(default)]
-    tags: Vec<String>,
-    /// The secret groups in subtask order, with their points.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    subtasks: Option<Vec<GroupPoints>>,
-}
-
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct GroupPoints {
-    name: String,
-    points: u32,
-}
-
 /// `testdata.yaml`: only the flags matter here.
 #[derive(Default, Deserialize)]
 struct Testdata {
     #[serde(default)]
     output_validator_flags: Option<String>,
-}
-
-/// What [`write_zip`] writes as `problem.yaml`.
-#[derive(Serialize)]
-struct ProblemYamlOut<'a> {
-    problem_format_version: &'static str,
-    name: &'a BTreeMap<String, String>,
-    uuid: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    source: Option<&'a str>,
-    limits: Limits,
-    grundy: Extension,
-}
-
-/// Writes `problem` as a package in the 2023-07 layout, inside a folder named by its slug, that
-/// [`read_zip`] reads back to the same problem: statements, samples, every test (generated, for
-/// a family problem) as `data/secret/<subtask>/NN.in|ans`, the limits, and our `grundy`
-/// extension (slug, version, difficulty, tags, subtask points). Case-sensitive comparison is
-/// written as `output_validator_flags` in `data/testdata.yaml`, where both the legacy and the
-/// 2023-07 formats read it.
-///
-/// A family problem whose answers are judged by the family's reference checker (several answers
-/// can be right) is refused: the checker is Rust code a package cannot carry, and a package
-/// comparing with the one reference answer would reject right answers.
-pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
-    let spec = &problem.spec;
-    if spec.checker.kind == CheckerKind::Reference {
-        return Err(PackageError::NotExportable {
-            slug: spec.slug.clone(),
-            reason: format!(
-                "its answers are judged by the {} family's checker, since several answers can \
-                 be right, and a package cannot carry that checker",
-                spec.family
-            ),
-        });
-    }
-    let yaml = ProblemYamlOut {
-        problem_format_version: "2023-07",
-        name: &spec.title,
-        uuid: uuid_of(&spec.slug),
-        source: spec.source.as_deref(),
-        limits: Limits {
-            time_limit: Some(f64::from(spec.time_limit_ms) / 1000.0),
-            memory: Some(spec.memory_limit_mib.into()),
-        },
-        grundy: Extension {
-            slug: Some(spec.slug.clone()),
-            version: Some(spec.version),
-            difficulty: Some(spec.difficulty),
-            tags: spec.tags.clone(),
-            subtasks: Some(
-                spec.subtasks
-                    .iter()
-                    .map(|s| GroupPoints {
-                        name: s.name.clone(),
-                        points: s.points,
-                    })
-                    .collect(),
-            ),
-        },
-    };
-    let yaml = serde_saphyr::to_string(&yaml).map_err(|e| PackageError::NotExportable {
-        slug: spec.slug.clone(),
-        reason: format!("problem.yaml cannot be written: {e}"),
-    })?;
-
-    let mut out = Writer {
-        zip: ZipWriter::new(Cursor::new(Vec::new())),
-        folder: &spec.slug,
-    };
-    out.add("problem.yaml", &yaml)?;
-    if spec.checker.kind == CheckerKind::Tokens && spec.checker.case_sensitive {
-        out.add(
-            "data/testdata.yaml",
-            "output_validator_flags: case_sensitive\n",
-        )?;
-    }
-    for lang in problem.statement_languages() {
-        let text = problem.statement(lang).unwrap_or_default();
-        out.add(&format!("statement/problem.{lang}.md"), text)?;
-    }
-    for sample in &problem.samples {
-        out.add(&format!("data/sample/{}.in", sample.name), &sample.input)?;
-        out.add(&format!("data/sample/{}.ans", sample.name), &sample.answer)?;
-    }
-    for (s, subtask) in spec.subtasks.iter().enumerate() {
-        // Zero-padded so that file name order, which the reader follows, is test order.
-        let width = subtask.tests.to_string().len().max(2);
-        for index in 1..=subtask.tests {
-            let test = problem
-                .generate_test(s + 1, index)
-                .expect("every test of the spec exists");
-            let stem = format!("data/secret/{}/{index:0width$}", subtask.name);
-            out.add(&format!("{stem}.in"), &test.input)?;
-            out.add(&format!("{stem}.ans"), &test.answer)?;
-        }
-    }
-    if let Some(validator) = problem.output_validator() {
-        out.add(
-            &format!("output_validators/validator/{}", validator.file_name),
-            &validator.source,
-        )?;
-    }
-    let cursor = out.zip.finish().map_err(PackageError::Write)?;
-    Ok(cursor.into_inner())
-}
-
-struct Writer<'a> {
-    zip: ZipWriter<Cursor<Vec<u8>>>,
-    folder: &'a str,
-}
-
-impl Writer<'_> {
-    fn add(&mut self, path: &str, text: &str) -> Result<(), PackageError> {
-        // A fixed date keeps the export of one problem version byte for byte the same.
-        let options = SimpleFileOptions::default()
-            .compression_method(CompressionMethod::Deflated)
-            .compression_level(Some(6))
-            .last_modified_time(DateTime::default());
-        self.zip
-            .start_file(format!("{}/{path}", self.folder), options)
-            .map_err(PackageError::Write)?;
-        self.zip
-            .write_all(text.as_bytes())
-            .map_err(|e| PackageError::Write(e.into()))
-    }
-}
-
-/// The 2023-07 format wants a UUID per problem; one derived from the slug keeps exports
-/// reproducible and the same problem recognisable across exports (RFC 9562 version 8).
-fn uuid_of(slug: &str) -> String {
-    let mut bytes: [u8; 16] = Sha256::digest(format!("grundy/package/uuid\0{slug}").as_bytes())
-        [..16]
-        .try_into()
-        .expect("a SHA-256 digest has 32 bytes");
-    bytes[6] = (bytes[6] & 0x0f) | 0x80;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
 }
 
 #[cfg(test)]
@@ -1133,15 +886,5 @@ mod tests {
         }
         assert!(is_litter("__MACOSX/p/._problem.yaml"));
         assert!(!is_litter("data/secret/macos.in"));
-    }
-
-    #[test]
-    fn uuids_are_version_8_and_per_slug() {
-        let uuid = uuid_of("stones");
-        assert_eq!(uuid.len(), 36);
-        assert_eq!(&uuid[14..15], "8");
-        assert!("89ab".contains(&uuid[19..20]));
-        assert_eq!(uuid, uuid_of("stones"));
-        assert_ne!(uuid, uuid_of("nim"));
     }
 }

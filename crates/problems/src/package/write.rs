@@ -1,0 +1,174 @@
+//! Writing a problem out as a package in the 2023-07 layout, reproducible byte for byte.
+
+use super::{Extension, GroupPoints, Limits, PackageError};
+use crate::catalogue::Problem;
+use crate::spec::CheckerKind;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::{Cursor, Write};
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
+
+/// What [`write_zip`] writes as `problem.yaml`.
+#[derive(Serialize)]
+struct ProblemYamlOut<'a> {
+    problem_format_version: &'static str,
+    name: &'a BTreeMap<String, String>,
+    uuid: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a str>,
+    limits: Limits,
+    grundy: Extension,
+}
+
+/// Writes `problem` as a package in the 2023-07 layout, inside a folder named by its slug, that
+/// [`read_zip`] reads back to the same problem: statements, samples, every test (generated, for
+/// a family problem) as `data/secret/<subtask>/NN.in|ans`, the limits, and our `grundy`
+/// extension (slug, version, difficulty, tags, subtask points). Case-sensitive comparison is
+/// written as `output_validator_flags` in `data/testdata.yaml`, where both the legacy and the
+/// 2023-07 formats read it.
+///
+/// A family problem whose answers are judged by the family's reference checker (several answers
+/// can be right) is refused: the checker is Rust code a package cannot carry, and a package
+/// comparing with the one reference answer would reject right answers.
+///
+/// [`read_zip`]: super::read_zip
+pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
+    let spec = &problem.spec;
+    if spec.checker.kind == CheckerKind::Reference {
+        return Err(PackageError::NotExportable {
+            slug: spec.slug.clone(),
+            reason: format!(
+                "its answers are judged by the {} family's checker, since several answers can \
+                 be right, and a package cannot carry that checker",
+                spec.family
+            ),
+        });
+    }
+    let yaml = ProblemYamlOut {
+        problem_format_version: "2023-07",
+        name: &spec.title,
+        uuid: uuid_of(&spec.slug),
+        source: spec.source.as_deref(),
+        limits: Limits {
+            time_limit: Some(f64::from(spec.time_limit_ms) / 1000.0),
+            memory: Some(spec.memory_limit_mib.into()),
+        },
+        grundy: Extension {
+            slug: Some(spec.slug.clone()),
+            version: Some(spec.version),
+            difficulty: Some(spec.difficulty),
+            tags: spec.tags.clone(),
+            subtasks: Some(
+                spec.subtasks
+                    .iter()
+                    .map(|s| GroupPoints {
+                        name: s.name.clone(),
+                        points: s.points,
+                    })
+                    .collect(),
+            ),
+        },
+    };
+    let yaml = serde_saphyr::to_string(&yaml).map_err(|e| PackageError::NotExportable {
+        slug: spec.slug.clone(),
+        reason: format!("problem.yaml cannot be written: {e}"),
+    })?;
+
+    let mut out = Writer {
+        zip: ZipWriter::new(Cursor::new(Vec::new())),
+        folder: &spec.slug,
+    };
+    out.add("problem.yaml", &yaml)?;
+    if spec.checker.kind == CheckerKind::Tokens && spec.checker.case_sensitive {
+        out.add(
+            "data/testdata.yaml",
+            "output_validator_flags: case_sensitive\n",
+        )?;
+    }
+    for lang in problem.statement_languages() {
+        let text = problem.statement(lang).unwrap_or_default();
+        out.add(&format!("statement/problem.{lang}.md"), text)?;
+    }
+    for sample in &problem.samples {
+        out.add(&format!("data/sample/{}.in", sample.name), &sample.input)?;
+        out.add(&format!("data/sample/{}.ans", sample.name), &sample.answer)?;
+    }
+    for (s, subtask) in spec.subtasks.iter().enumerate() {
+        // Zero-padded so that file name order, which the reader follows, is test order.
+        let width = subtask.tests.to_string().len().max(2);
+        for index in 1..=subtask.tests {
+            let test = problem
+                .generate_test(s + 1, index)
+                .expect("every test of the spec exists");
+            let stem = format!("data/secret/{}/{index:0width$}", subtask.name);
+            out.add(&format!("{stem}.in"), &test.input)?;
+            out.add(&format!("{stem}.ans"), &test.answer)?;
+        }
+    }
+    if let Some(validator) = problem.output_validator() {
+        out.add(
+            &format!("output_validators/validator/{}", validator.file_name),
+            &validator.source,
+        )?;
+    }
+    let cursor = out.zip.finish().map_err(PackageError::Write)?;
+    Ok(cursor.into_inner())
+}
+
+struct Writer<'a> {
+    zip: ZipWriter<Cursor<Vec<u8>>>,
+    folder: &'a str,
+}
+
+impl Writer<'_> {
+    fn add(&mut self, path: &str, text: &str) -> Result<(), PackageError> {
+        // A fixed date keeps the export of one problem version byte for byte the same.
+        let options = SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .compression_level(Some(6))
+            .last_modified_time(DateTime::default());
+        self.zip
+            .start_file(format!("{}/{path}", self.folder), options)
+            .map_err(PackageError::Write)?;
+        self.zip
+            .write_all(text.as_bytes())
+            .map_err(|e| PackageError::Write(e.into()))
+    }
+}
+
+/// The 2023-07 format wants a UUID per problem; one derived from the slug keeps exports
+/// reproducible and the same problem recognisable across exports (RFC 9562 version 8).
+fn uuid_of(slug: &str) -> String {
+    let mut bytes: [u8; 16] = Sha256::digest(format!("grundy/package/uuid\0{slug}").as_bytes())
+        [..16]
+        .try_into()
+        .expect("a SHA-256 digest has 32 bytes");
+    bytes[6] = (bytes[6] & 0x0f) | 0x80;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuids_are_version_8_and_per_slug() {
+        let uuid = uuid_of("stones");
+        assert_eq!(uuid.len(), 36);
+        assert_eq!(&uuid[14..15], "8");
+        assert!("89ab".contains(&uuid[19..20]));
+        assert_eq!(uuid, uuid_of("stones"));
+        assert_ne!(uuid, uuid_of("nim"));
+    }
+}
