@@ -271,8 +271,8 @@ fn print_judgement(j: &Judgement) {
     ]);
     for t in &j.tests {
         tests.add_row(vec![
-            Cell::new(&t.group),
-            Cell::new(t.index),
+            Cell::new(&t.name.group),
+            Cell::new(t.name.index),
             verdict_cell(t.verdict),
             Cell::new(t.cpu_ms),
             Cell::new(t.wall_ms),

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use grundy_store::{Assignment, Extension, Member, Submission, SubmissionStatus};
+use grundy_verdict::Verdict;
 use serde::Serialize;
 
 use crate::rules::{Deadlines, Scoring, Timing};
@@ -56,7 +57,7 @@ pub struct ClassTotals {
 pub struct Gradebook {
     pub assignment_id: i64,
     pub title: String,
-    pub scoring: String,
+    pub scoring: Scoring,
     pub problems: Vec<String>,
     pub max_scores: Vec<i64>,
     pub max_total: i64,
@@ -74,7 +75,7 @@ pub fn gradebook(
     max_scores: &BTreeMap<String, i64>,
 ) -> Gradebook {
     let spec = &assignment.spec;
-    let scoring = Scoring::parse(&spec.scoring).unwrap_or(Scoring::Best);
+    let scoring = spec.scoring;
     let extension: BTreeMap<i64, i64> = extensions.iter().map(|e| (e.user_id, e.due_at)).collect();
     // Grouped once: a class's submissions are read in one pass, not once per cell.
     let mut by_cell: BTreeMap<(i64, &str), Vec<&Submission>> = BTreeMap::new();
@@ -137,7 +138,7 @@ pub fn gradebook(
     Gradebook {
         assignment_id: assignment.id,
         title: spec.title.clone(),
-        scoring: scoring.as_str().to_owned(),
+        scoring,
         max_total: max_scores.iter().sum(),
         problems: spec.problems.clone(),
         max_scores,
@@ -155,7 +156,7 @@ fn cell(problem: &str, theirs: &[&Submission], deadlines: &Deadlines, scoring: S
     // An internal error is the judge's failure, not the student's: it never counts.
     let judged = theirs.iter().filter_map(|s| {
         let raw = s.score.filter(|_| {
-            s.status == SubmissionStatus::Done && s.verdict.as_deref() != Some("internal_error")
+            s.status == SubmissionStatus::Done && s.verdict != Some(Verdict::InternalError)
         })?;
         match deadlines.timing(s.created_at) {
             Timing::Open { penalty_percent } => {
@@ -263,8 +264,8 @@ mod tests {
                 closes_at: 13 * DAY,
                 penalty_percent: 10,
                 penalty_step_ms: DAY,
-                scoring: scoring.into(),
-                feedback: "tests".into(),
+                scoring: Scoring::parse(scoring).unwrap(),
+                feedback: grundy_store::Feedback::Tests,
                 personal_tests: false,
                 problems: vec!["stones".into(), "nim".into()],
             },
@@ -345,7 +346,7 @@ mod tests {
     #[test]
     fn an_internal_error_never_counts() {
         let mut broken = judged(2, 7, "stones", 2 * DAY, Some(0));
-        broken.verdict = Some("internal_error".into());
+        broken.verdict = Some(Verdict::InternalError);
         let subs = [judged(1, 7, "stones", DAY, Some(70)), broken];
         let book = gradebook(
             &assignment("last"),

@@ -1,66 +1,8 @@
 //! Deadlines, late penalties, scoring and feedback rules of an assignment.
 
 use grundy_store::AssignmentSpec;
+pub use grundy_store::{Feedback, Scoring};
 use serde::Serialize;
-
-/// Which of a student's submissions to a problem counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Scoring {
-    /// The highest score after penalties (the earliest of equal ones).
-    Best,
-    /// The latest judged submission, whatever it scored.
-    Last,
-}
-
-impl Scoring {
-    pub fn parse(text: &str) -> Option<Scoring> {
-        match text {
-            "best" => Some(Scoring::Best),
-            "last" => Some(Scoring::Last),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scoring::Best => "best",
-            Scoring::Last => "last",
-        }
-    }
-}
-
-/// How much a student is told about their own submission.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Feedback {
-    /// The verdict and score only.
-    Verdict,
-    /// Also each test's verdict, time and memory.
-    Tests,
-    /// Also the input and expected answer of their failing personal instances (which are theirs
-    /// alone, so showing them gives classmates nothing).
-    Inputs,
-}
-
-impl Feedback {
-    pub fn parse(text: &str) -> Option<Feedback> {
-        match text {
-            "verdict" => Some(Feedback::Verdict),
-            "tests" => Some(Feedback::Tests),
-            "inputs" => Some(Feedback::Inputs),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Feedback::Verdict => "verdict",
-            Feedback::Tests => "tests",
-            Feedback::Inputs => "inputs",
-        }
-    }
-}
 
 /// One student's times for an assignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -150,15 +92,6 @@ pub fn check_spec(spec: &AssignmentSpec) -> Result<(), String> {
     if !(60_000..=MAX_STEP).contains(&spec.penalty_step_ms) {
         return Err("the penalty step must be between a minute and a year".into());
     }
-    if Scoring::parse(&spec.scoring).is_none() {
-        return Err(format!("unknown scoring {:?} (best or last)", spec.scoring));
-    }
-    if Feedback::parse(&spec.feedback).is_none() {
-        return Err(format!(
-            "unknown feedback {:?} (verdict, tests or inputs)",
-            spec.feedback
-        ));
-    }
     if spec.problems.is_empty() {
         return Err("an assignment needs at least one problem".into());
     }
@@ -187,8 +120,8 @@ mod tests {
             closes_at: 13 * DAY,
             penalty_percent: 10,
             penalty_step_ms: DAY,
-            scoring: "best".into(),
-            feedback: "tests".into(),
+            scoring: Scoring::Best,
+            feedback: Feedback::Tests,
             personal_tests: false,
             problems: vec!["stones".into()],
         }
@@ -244,9 +177,8 @@ mod tests {
         let mut s = spec();
         s.problems.push("stones".into());
         assert!(check_spec(&s).unwrap_err().contains("twice"));
-        let mut s = spec();
-        s.scoring = "median".into();
-        assert!(check_spec(&s).unwrap_err().contains("median"));
+        assert_eq!(Scoring::parse("median"), None);
+        assert_eq!(Feedback::parse("everything"), None);
         let mut s = spec();
         s.penalty_percent = 101;
         assert!(check_spec(&s).is_err());

@@ -2,12 +2,13 @@
 //! check each output with the problem's checker, score the subtasks, stream events as it goes.
 
 pub mod languages;
+pub mod naming;
+pub mod scoring;
 pub mod testset;
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-use std::collections::BTreeMap;
 
 use grundy_problems::check::CheckOutcome;
 use grundy_problems::spec::CheckerKind;
@@ -17,53 +18,21 @@ use grundy_sandbox::{
 };
 use serde::Serialize;
 
+pub use grundy_verdict::{TestName, Verdict};
 pub use languages::{Language, LanguageError, Languages};
-use testset::Group;
+pub use naming::{Group, PERSONAL_GROUP};
+pub use scoring::{Scorer, SubtaskResult};
 
-/// The verdict of one test or of a whole submission.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Accepted,
-    WrongAnswer,
-    TimeLimit,
-    MemoryLimit,
-    OutputLimit,
-    RuntimeError,
-    CompilationError,
-    SecurityViolation,
-    InternalError,
-    /// Not run: an earlier test of its subtask failed and the judge was told to stop there.
-    Skipped,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "accepted",
-            Verdict::WrongAnswer => "wrong_answer",
-            Verdict::TimeLimit => "time_limit",
-            Verdict::MemoryLimit => "memory_limit",
-            Verdict::OutputLimit => "output_limit",
-            Verdict::RuntimeError => "runtime_error",
-            Verdict::CompilationError => "compilation_error",
-            Verdict::SecurityViolation => "security_violation",
-            Verdict::InternalError => "internal_error",
-            Verdict::Skipped => "skipped",
-        }
-    }
-
-    /// The verdict of a run that did not end normally (`None` for a normal end: check the output).
-    pub fn of_run(status: Status) -> Option<Verdict> {
-        match status {
-            Status::Ok => None,
-            Status::TimeLimit => Some(Verdict::TimeLimit),
-            Status::MemoryLimit => Some(Verdict::MemoryLimit),
-            Status::OutputLimit => Some(Verdict::OutputLimit),
-            Status::RuntimeError => Some(Verdict::RuntimeError),
-            Status::SecurityViolation => Some(Verdict::SecurityViolation),
-            Status::InternalError => Some(Verdict::InternalError),
-        }
+/// The verdict of a run that did not end normally (`None` for a normal end: check the output).
+pub fn verdict_of_run(status: Status) -> Option<Verdict> {
+    match status {
+        Status::Ok => None,
+        Status::TimeLimit => Some(Verdict::TimeLimit),
+        Status::MemoryLimit => Some(Verdict::MemoryLimit),
+        Status::OutputLimit => Some(Verdict::OutputLimit),
+        Status::RuntimeError => Some(Verdict::RuntimeError),
+        Status::SecurityViolation => Some(Verdict::SecurityViolation),
+        Status::InternalError => Some(Verdict::InternalError),
     }
 }
 
@@ -78,24 +47,15 @@ pub struct CompileResult {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TestResult {
-    /// `samples` or the subtask's name.
-    pub group: String,
-    pub index: usize,
+    /// Its group and place, as [`naming`] gives them.
+    #[serde(flatten)]
+    pub name: TestName,
     pub verdict: Verdict,
     pub cpu_ms: u64,
     pub wall_ms: u64,
     pub memory_kib: u64,
     /// For the contestant: the checker's message, the exit code or signal, which limit.
     pub message: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct SubtaskResult {
-    pub name: String,
-    pub points: u32,
-    /// `points` when every test passed, else 0.
-    pub score: u32,
-    pub verdict: Verdict,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -119,9 +79,6 @@ pub enum Event {
     Test(TestResult),
     Subtask(SubtaskResult),
 }
-
-/// The group name of a student's personal instances run after a program's tests.
-pub const PERSONAL_GROUP: &str = "personal";
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
@@ -294,9 +251,9 @@ impl Judge {
             memory_kib: report.memory_kib,
         };
         if report.status == Status::InternalError {
-            eprintln!(
-                "grundy: compile internal error: {}",
-                report.detail.as_deref().unwrap_or("unknown")
+            tracing::error!(
+                detail = report.detail.as_deref().unwrap_or("unknown"),
+                "the sandbox failed to compile"
             );
             return Err(JudgeError::Internal);
         }
@@ -338,9 +295,10 @@ impl Judge {
         self.judge_with_personal(problem, language, source, options, &[], on_event)
     }
 
-    /// As [`Judge::judge`], then on a student's `personal` instances, as the group
-    /// [`PERSONAL_GROUP`]: worth no points, like the samples, but a failure sets the verdict,
-    /// and their inputs are the student's own to be shown.
+    /// As [`Judge::judge`], then on a student's drawn instances (see
+    /// [`naming::personal_tests`]), as the group [`PERSONAL_GROUP`]: worth no points, like the
+    /// samples, but a failure sets the verdict, and their inputs are the student's own to be
+    /// shown.
     pub fn judge_with_personal(
         &mut self,
         problem: &Problem,
@@ -350,78 +308,40 @@ impl Judge {
         personal: &[Instance],
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Judgement, JudgeError> {
-        let spec = &problem.spec;
-        let max_score = spec.subtasks.iter().map(|s| s.points).sum();
-        let mut judgement = Judgement {
-            problem: spec.slug.clone(),
-            version: spec.version,
-            language: language.id().to_owned(),
-            verdict: Verdict::Accepted,
-            score: 0,
-            max_score,
-            compile: CompileResult {
-                ok: false,
-                message: String::new(),
-                cpu_ms: 0,
-                memory_kib: 0,
-            },
-            subtasks: Vec::new(),
-            tests: Vec::new(),
-        };
         let compiled = self.compile(language, source)?;
-        judgement.compile = compiled.result.clone();
         on_event(&Event::Compiled(compiled.result.clone()));
+        let mut judgement = Judgement::started(problem, language.id(), compiled.result.clone());
         if !compiled.result.ok {
             judgement.verdict = Verdict::CompilationError;
             return Ok(judgement);
         }
-
+        let spec = &problem.spec;
+        let program = Program {
+            language,
+            compiled: &compiled,
+            limits: Limits::for_run(
+                u64::from(spec.time_limit_ms),
+                u64::from(spec.memory_limit_mib) * 1024,
+            ),
+            needs_input: spec.checker.kind == CheckerKind::Reference,
+        };
+        let mut scorer = Scorer::new(problem);
         let tests = testset::materialize(problem, &self.cache)?;
-        let limits = Limits::for_run(
-            u64::from(spec.time_limit_ms),
-            u64::from(spec.memory_limit_mib) * 1024,
-        );
-        let needs_input = spec.checker.kind == CheckerKind::Reference;
-        let mut failed_groups = std::collections::BTreeSet::new();
-        let mut subtask_ok = vec![true; spec.subtasks.len()];
         for (position, test) in tests.tests.iter().enumerate() {
-            let group_name = match test.group {
-                Group::Samples => "samples".to_owned(),
-                Group::Subtask(s) => spec.subtasks[s - 1].name.clone(),
-            };
-            let result = if options.stop_subtask_at_first_failure
-                && matches!(test.group, Group::Subtask(_))
-                && failed_groups.contains(&test.group)
-            {
-                TestResult {
-                    group: group_name,
-                    index: test.index,
-                    verdict: Verdict::Skipped,
-                    cpu_ms: 0,
-                    wall_ms: 0,
-                    memory_kib: 0,
-                    message: None,
+            let name = test.group.test(problem, test.index);
+            let _test = tracing::info_span!("test", test = %name).entered();
+            let stopped = match test.group {
+                Group::Subtask(s) => {
+                    options.stop_subtask_at_first_failure && scorer.subtask_failed(s)
                 }
+                Group::Samples | Group::Personal => false,
+            };
+            let result = if stopped {
+                TestResult::skipped(name)
             } else {
-                self.run_test(
-                    problem,
-                    language,
-                    &compiled,
-                    test,
-                    limits,
-                    needs_input,
-                    group_name,
-                )?
+                self.run_test(problem, &program, &test.input, &test.answer, name)?
             };
-            if !matches!(result.verdict, Verdict::Accepted | Verdict::Skipped) {
-                failed_groups.insert(test.group);
-                if let Group::Subtask(s) = test.group {
-                    subtask_ok[s - 1] = false;
-                }
-                if judgement.verdict == Verdict::Accepted {
-                    judgement.verdict = result.verdict;
-                }
-            }
+            scorer.record(test.group, result.verdict);
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
             // A subtask is complete at its last test.
@@ -429,87 +349,57 @@ impl Judge {
             if let Group::Subtask(s) = test.group
                 && next_group != Some(test.group)
             {
-                let subtask = &spec.subtasks[s - 1];
-                let verdict = judgement
-                    .tests
-                    .iter()
-                    .rev()
-                    .take(subtask.tests)
-                    .find(|t| !matches!(t.verdict, Verdict::Accepted | Verdict::Skipped))
-                    .map_or(Verdict::Accepted, |t| t.verdict);
-                let result = SubtaskResult {
-                    name: subtask.name.clone(),
-                    points: subtask.points,
-                    score: if subtask_ok[s - 1] { subtask.points } else { 0 },
-                    verdict,
-                };
-                judgement.score += result.score;
-                on_event(&Event::Subtask(result.clone()));
-                judgement.subtasks.push(result);
+                on_event(&Event::Subtask(scorer.subtask(s)));
             }
         }
+        let personal = naming::personal_tests(personal);
         if !personal.is_empty() {
             let dir = tempfile::Builder::new()
                 .prefix("personal-")
                 .tempdir_in(self.scratch.path())?;
-            for (n, instance) in personal.iter().enumerate() {
-                let test = testset::TestFile {
-                    group: Group::Samples,
-                    index: n + 1,
-                    input: dir.path().join(format!("{n}.in")),
-                    answer: dir.path().join(format!("{n}.ans")),
-                };
-                fs::write(&test.input, &instance.input)?;
-                fs::write(&test.answer, &instance.answer)?;
-                let result = self.run_test(
-                    problem,
-                    language,
-                    &compiled,
-                    &test,
-                    limits,
-                    needs_input,
-                    PERSONAL_GROUP.to_owned(),
-                )?;
-                if result.verdict != Verdict::Accepted && judgement.verdict == Verdict::Accepted {
-                    judgement.verdict = result.verdict;
-                }
+            for (n, (name, instance)) in personal.into_iter().enumerate() {
+                let _test = tracing::info_span!("test", test = %name).entered();
+                let (input, answer) = (
+                    dir.path().join(format!("{n}.in")),
+                    dir.path().join(format!("{n}.ans")),
+                );
+                fs::write(&input, &instance.input)?;
+                fs::write(&answer, &instance.answer)?;
+                let result = self.run_test(problem, &program, &input, &answer, name)?;
+                scorer.record(Group::Personal, result.verdict);
                 on_event(&Event::Test(result.clone()));
                 judgement.tests.push(result);
             }
         }
+        judgement.total(&scorer);
         Ok(judgement)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run_test(
         &mut self,
         problem: &Problem,
-        language: &Language,
-        compiled: &Compiled,
-        test: &testset::TestFile,
-        limits: Limits,
-        needs_input: bool,
-        group: String,
+        program: &Program<'_>,
+        input: &Path,
+        answer: &Path,
+        name: TestName,
     ) -> Result<TestResult, JudgeError> {
         let output_path = self.scratch.path().join("output");
         let _ = fs::remove_file(&output_path);
         let report = self.run(
-            language,
-            compiled,
-            Some(&test.input),
+            program.language,
+            program.compiled,
+            Some(input),
             Some(&output_path),
-            limits,
+            program.limits,
         )?;
         let mut result = TestResult {
-            group,
-            index: test.index,
-            verdict: Verdict::Accepted,
             cpu_ms: report.cpu_ms,
             wall_ms: report.wall_ms,
             memory_kib: report.memory_kib,
-            message: None,
+            ..TestResult::skipped(name)
         };
-        if let Some(verdict) = Verdict::of_run(report.status) {
+        result.verdict = Verdict::Accepted;
+        if let Some(verdict) = verdict_of_run(report.status) {
             result.verdict = verdict;
             result.message = match verdict {
                 Verdict::RuntimeError => match (&report.exit_code, &report.signal) {
@@ -518,9 +408,9 @@ impl Judge {
                     _ => None,
                 },
                 Verdict::InternalError => {
-                    eprintln!(
-                        "grundy: run internal error: {}",
-                        report.detail.as_deref().unwrap_or("unknown")
+                    tracing::error!(
+                        detail = report.detail.as_deref().unwrap_or("unknown"),
+                        "the sandbox failed to run a test"
                     );
                     None
                 }
@@ -536,13 +426,13 @@ impl Judge {
         };
         let outcome = self.check_output(
             problem,
-            &test.input,
-            &test.answer,
+            input,
+            answer,
             &output_path,
             &output,
-            needs_input,
+            program.needs_input,
         )?;
-        apply_outcome(problem, &test.input, outcome, &mut result);
+        apply_outcome(outcome, &mut result);
         Ok(result)
     }
 
@@ -676,7 +566,6 @@ impl Judge {
         answers: &BTreeMap<String, String>,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Judgement, JudgeError> {
-        let spec = &problem.spec;
         let compile = CompileResult {
             ok: true,
             message: String::new(),
@@ -684,17 +573,7 @@ impl Judge {
             memory_kib: 0,
         };
         on_event(&Event::Compiled(compile.clone()));
-        let mut judgement = Judgement {
-            problem: spec.slug.clone(),
-            version: spec.version,
-            language: ANSWERS_LANGUAGE.to_owned(),
-            verdict: Verdict::Accepted,
-            score: 0,
-            max_score: spec.subtasks.iter().map(|s| s.points).sum(),
-            compile,
-            subtasks: Vec::new(),
-            tests: Vec::new(),
-        };
+        let mut judgement = Judgement::started(problem, ANSWERS_LANGUAGE, compile);
         let dir = tempfile::Builder::new()
             .prefix("answers-")
             .tempdir_in(self.scratch.path())?;
@@ -703,27 +582,13 @@ impl Judge {
             dir.path().join("answer"),
             dir.path().join("output"),
         );
-        let needs_input = spec.checker.kind == CheckerKind::Reference;
-        let mut counts: BTreeMap<Option<usize>, usize> = BTreeMap::new();
-        let mut subtask_verdicts: BTreeMap<usize, Verdict> = BTreeMap::new();
-        for instance in instances {
-            let index = {
-                let n = counts.entry(instance.subtask).or_default();
-                *n += 1;
-                *n
-            };
-            let group = match instance.subtask {
-                None => "samples".to_owned(),
-                Some(s) => spec.subtasks[s - 1].name.clone(),
-            };
+        let needs_input = problem.spec.checker.kind == CheckerKind::Reference;
+        let mut scorer = Scorer::new(problem);
+        for (name, instance) in naming::answer_tests(problem, instances) {
+            let _test = tracing::info_span!("test", test = %name).entered();
             let mut result = TestResult {
-                group,
-                index,
                 verdict: Verdict::Accepted,
-                cpu_ms: 0,
-                wall_ms: 0,
-                memory_kib: 0,
-                message: None,
+                ..TestResult::skipped(name)
             };
             match answers.get(&instance.name) {
                 None => {
@@ -742,42 +607,66 @@ impl Judge {
                         output,
                         needs_input,
                     )?;
-                    apply_outcome(problem, Path::new(&instance.name), outcome, &mut result);
+                    apply_outcome(outcome, &mut result);
                 }
             }
-            if result.verdict != Verdict::Accepted && judgement.verdict == Verdict::Accepted {
-                judgement.verdict = result.verdict;
-            }
-            if let Some(s) = instance.subtask {
-                let verdict = subtask_verdicts.entry(s).or_insert(Verdict::Accepted);
-                if *verdict == Verdict::Accepted {
-                    *verdict = result.verdict;
-                }
-            }
+            scorer.record(Group::of_instance(instance), result.verdict);
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
         }
-        for (number, subtask) in spec.subtasks.iter().enumerate() {
-            // A subtask without instances (a package problem offers only samples) scores nothing.
-            let verdict = subtask_verdicts
-                .get(&(number + 1))
-                .copied()
-                .unwrap_or(Verdict::Skipped);
-            let result = SubtaskResult {
-                name: subtask.name.clone(),
-                points: subtask.points,
-                score: if verdict == Verdict::Accepted {
-                    subtask.points
-                } else {
-                    0
-                },
-                verdict,
-            };
-            judgement.score += result.score;
-            on_event(&Event::Subtask(result.clone()));
-            judgement.subtasks.push(result);
+        for subtask in scorer.subtasks() {
+            on_event(&Event::Subtask(subtask));
         }
+        judgement.total(&scorer);
         Ok(judgement)
+    }
+}
+
+/// What running one test needs of a compiled program.
+struct Program<'a> {
+    language: &'a Language,
+    compiled: &'a Compiled,
+    limits: Limits,
+    needs_input: bool,
+}
+
+impl TestResult {
+    /// A test not run: no time, no memory, no message.
+    fn skipped(name: TestName) -> TestResult {
+        TestResult {
+            name,
+            verdict: Verdict::Skipped,
+            cpu_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            message: None,
+        }
+    }
+}
+
+impl Judgement {
+    /// A judgement before any test: accepted, scoring nothing yet.
+    fn started(problem: &Problem, language: &str, compile: CompileResult) -> Judgement {
+        let spec = &problem.spec;
+        Judgement {
+            problem: spec.slug.clone(),
+            version: spec.version,
+            language: language.to_owned(),
+            verdict: Verdict::Accepted,
+            score: 0,
+            max_score: spec.subtasks.iter().map(|s| s.points).sum(),
+            compile,
+            subtasks: Vec::new(),
+            tests: Vec::new(),
+        }
+    }
+
+    /// The verdict, the subtasks and the score as `scorer` totals them.
+    fn total(&mut self, scorer: &Scorer<'_>) {
+        self.verdict = scorer.verdict();
+        self.subtasks = scorer.subtasks();
+        self.score = scorer.score();
+        self.max_score = scorer.max_score();
     }
 }
 
@@ -785,7 +674,7 @@ impl Judge {
 const VALIDATOR_CPU_MS: u64 = 10_000;
 const VALIDATOR_MEMORY_KIB: u64 = 1 << 20;
 
-fn apply_outcome(problem: &Problem, what: &Path, outcome: CheckOutcome, result: &mut TestResult) {
+fn apply_outcome(outcome: CheckOutcome, result: &mut TestResult) {
     match outcome {
         CheckOutcome::Accepted => {}
         CheckOutcome::WrongAnswer(message) => {
@@ -793,11 +682,8 @@ fn apply_outcome(problem: &Problem, what: &Path, outcome: CheckOutcome, result: 
             result.message = Some(message);
         }
         CheckOutcome::CheckerFailed(message) => {
-            eprintln!(
-                "grundy: checker failed on {} {}: {message}",
-                problem.slug(),
-                what.display()
-            );
+            // The test's name is in the span around this.
+            tracing::error!(%message, "the checker failed");
             result.verdict = Verdict::InternalError;
         }
     }
@@ -821,10 +707,10 @@ mod tests {
 
     #[test]
     fn every_abnormal_run_has_a_verdict() {
-        assert_eq!(Verdict::of_run(Status::Ok), None);
-        assert_eq!(Verdict::of_run(Status::TimeLimit), Some(Verdict::TimeLimit));
+        assert_eq!(verdict_of_run(Status::Ok), None);
+        assert_eq!(verdict_of_run(Status::TimeLimit), Some(Verdict::TimeLimit));
         assert_eq!(
-            Verdict::of_run(Status::SecurityViolation),
+            verdict_of_run(Status::SecurityViolation),
             Some(Verdict::SecurityViolation)
         );
         assert_eq!(

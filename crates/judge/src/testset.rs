@@ -10,15 +10,11 @@ use std::path::{Path, PathBuf};
 use grundy_problems::Problem;
 use sha2::{Digest, Sha256};
 
-/// The group of a test: the public samples, or a subtask (1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Group {
-    Samples,
-    Subtask(usize),
-}
+use crate::naming::Group;
 
 #[derive(Debug, Clone)]
 pub struct TestFile {
+    /// The samples or a subtask: a test set holds no personal tests.
     pub group: Group,
     /// 1-based within its group.
     pub index: usize,
@@ -76,8 +72,8 @@ fn layout(dir: &Path, problem: &Problem) -> Vec<TestFile> {
 
 fn file(dir: &Path, group: Group, index: usize) -> TestFile {
     let stem = match group {
-        Group::Samples => format!("sample-{index:02}"),
         Group::Subtask(s) => format!("{s}-{index:02}"),
+        Group::Samples | Group::Personal => format!("sample-{index:02}"),
     };
     TestFile {
         group,

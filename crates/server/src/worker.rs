@@ -201,9 +201,8 @@ async fn judge_one(
             Event::Test(t) => {
                 let row = TestRow {
                     position,
-                    grp: t.group.clone(),
-                    idx: t.index as i64,
-                    verdict: t.verdict.as_str().to_owned(),
+                    name: t.name.clone(),
+                    verdict: t.verdict,
                     cpu_ms: t.cpu_ms as i64,
                     wall_ms: t.wall_ms as i64,
                     memory_kib: t.memory_kib as i64,
@@ -227,11 +226,7 @@ async fn judge_one(
                 // A program with a seed is an assignment's that also runs the student's
                 // personal instances (the samples are among the tests already).
                 let personal: Vec<_> = claimed.instance_seed.map_or_else(Vec::new, |seed| {
-                    problem
-                        .instances(seed as u64, crate::api::INSTANCES_PER_SUBTASK)
-                        .into_iter()
-                        .filter(|i| i.subtask.is_some())
-                        .collect()
+                    problem.instances(seed as u64, crate::api::INSTANCES_PER_SUBTASK)
                 });
                 judge.judge_with_personal(
                     &problem,
@@ -270,7 +265,7 @@ async fn judge_one(
         Ok(j) => (
             judge,
             Outcome {
-                verdict: j.verdict.as_str().to_owned(),
+                verdict: j.verdict,
                 score: i64::from(j.score),
                 max_score: i64::from(j.max_score),
                 compile_message: (!j.compile.ok).then(|| j.compile.message.clone()),
@@ -299,7 +294,7 @@ enum Task {
 
 fn internal(version: i64) -> Outcome {
     Outcome {
-        verdict: Verdict::InternalError.as_str().to_owned(),
+        verdict: Verdict::InternalError,
         score: 0,
         max_score: 0,
         compile_message: None,
@@ -317,7 +312,7 @@ async fn finish(
         state.events.publish(
             id,
             Progress::Done {
-                verdict: outcome.verdict.clone(),
+                verdict: outcome.verdict.as_str().to_owned(),
                 score: outcome.score,
                 max_score: outcome.max_score,
             },

@@ -737,9 +737,8 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
 
     let row = |position: i64, verdict: &str| TestRow {
         position,
-        grp: "samples".into(),
-        idx: position + 1,
-        verdict: verdict.into(),
+        name: grundy_judge::TestName::new("samples", position as u32 + 1),
+        verdict: grundy_judge::Verdict::parse(verdict).unwrap(),
         cpu_ms: 1,
         wall_ms: 1,
         memory_kib: 1024,
@@ -803,7 +802,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         ("test", Some(0), Some("wrong_answer"))
     );
     let outcome = Outcome {
-        verdict: "wrong_answer".into(),
+        verdict: grundy_judge::Verdict::WrongAnswer,
         score: 0,
         max_score: 100,
         compile_message: None,

@@ -16,6 +16,7 @@ use std::time::Duration;
 mod common;
 
 use common::{Postgres, Server};
+use grundy_judge::{TestName, Verdict};
 use grundy_server::{Clock, RequestLimits, auth};
 use grundy_store::{Outcome, Role, Store, TestRow};
 use reqwest::{Method, StatusCode};
@@ -113,11 +114,10 @@ impl Class {
                 .version;
             let outcome = Outcome {
                 verdict: if *score == 100 {
-                    "accepted"
+                    Verdict::Accepted
                 } else {
-                    "wrong_answer"
-                }
-                .into(),
+                    Verdict::WrongAnswer
+                },
                 score: *score,
                 max_score: 100,
                 compile_message: None,
@@ -136,9 +136,8 @@ impl Class {
 fn row(position: i64, group: &str, idx: i64, verdict: &str) -> TestRow {
     TestRow {
         position,
-        grp: group.into(),
-        idx,
-        verdict: verdict.into(),
+        name: TestName::new(group, idx as u32),
+        verdict: Verdict::parse(verdict).unwrap(),
         cpu_ms: 1,
         wall_ms: 1,
         memory_kib: 1024,

@@ -627,8 +627,8 @@ async fn teaches(server: &Server, teacher: &Account, student: &Account) -> i64 {
         closes_at: i64::from(i32::MAX) * 1000,
         penalty_percent: 0,
         penalty_step_ms: 86_400_000,
-        scoring: "best".into(),
-        feedback: "tests".into(),
+        scoring: grundy_store::Scoring::Best,
+        feedback: grundy_store::Feedback::Tests,
         personal_tests: false,
         problems: vec!["stones".into()],
     };
@@ -871,7 +871,7 @@ async fn teachers_filter_submissions_by_verdict() {
     let claimed = store.claim("w1", now, 60_000, 3).await.unwrap().unwrap();
     assert_eq!(claimed.id, judged);
     let outcome = Outcome {
-        verdict: "wrong_answer".into(),
+        verdict: grundy_judge::Verdict::WrongAnswer,
         score: 0,
         max_score: 100,
         compile_message: None,

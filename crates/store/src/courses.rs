@@ -51,6 +51,65 @@ pub struct Member {
     pub joined_at: i64,
 }
 
+/// Which of a student's submissions to a problem counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// The highest score after penalties (the earliest of equal ones).
+    Best,
+    /// The latest judged submission, whatever it scored.
+    Last,
+}
+
+impl Scoring {
+    pub fn parse(text: &str) -> Option<Scoring> {
+        match text {
+            "best" => Some(Scoring::Best),
+            "last" => Some(Scoring::Last),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scoring::Best => "best",
+            Scoring::Last => "last",
+        }
+    }
+}
+
+/// How much a student is told about their own submission, from least to most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Feedback {
+    /// The verdict and score only.
+    Verdict,
+    /// Also each test's verdict, time and memory.
+    Tests,
+    /// Also the input and expected answer of their failing personal instances (which are theirs
+    /// alone, so showing them gives classmates nothing).
+    Inputs,
+}
+
+impl Feedback {
+    pub fn parse(text: &str) -> Option<Feedback> {
+        match text {
+            "verdict" => Some(Feedback::Verdict),
+            "tests" => Some(Feedback::Tests),
+            "inputs" => Some(Feedback::Inputs),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Feedback::Verdict => "verdict",
+            Feedback::Tests => "tests",
+            Feedback::Inputs => "inputs",
+        }
+    }
+}
+
 /// What a teacher sets on an assignment; see the `assignments` table for the meaning of times.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AssignmentSpec {
@@ -60,10 +119,8 @@ pub struct AssignmentSpec {
     pub closes_at: i64,
     pub penalty_percent: i64,
     pub penalty_step_ms: i64,
-    /// `best` or `last`.
-    pub scoring: String,
-    /// `verdict`, `tests` or `inputs`.
-    pub feedback: String,
+    pub scoring: Scoring,
+    pub feedback: Feedback,
     /// Whether programs also run on the student's personal instances.
     pub personal_tests: bool,
     /// Problem slugs, in the order shown.
@@ -96,8 +153,12 @@ struct AssignmentRow {
 }
 
 impl AssignmentRow {
-    fn with_problems(self, problems: Vec<String>) -> Assignment {
-        Assignment {
+    fn with_problems(self, problems: Vec<String>) -> Result<Assignment> {
+        let scoring = Scoring::parse(&self.scoring)
+            .ok_or_else(|| StoreError::InvalidRow(format!("scoring {:?}", self.scoring)))?;
+        let feedback = Feedback::parse(&self.feedback)
+            .ok_or_else(|| StoreError::InvalidRow(format!("feedback {:?}", self.feedback)))?;
+        Ok(Assignment {
             id: self.id,
             course_id: self.course_id,
             spec: AssignmentSpec {
@@ -107,13 +168,13 @@ impl AssignmentRow {
                 closes_at: self.closes_at,
                 penalty_percent: self.penalty_percent,
                 penalty_step_ms: self.penalty_step_ms,
-                scoring: self.scoring,
-                feedback: self.feedback,
+                scoring,
+                feedback,
                 personal_tests: self.personal_tests,
                 problems,
             },
             created_at: self.created_at,
-        }
+        })
     }
 }
 
@@ -276,8 +337,8 @@ impl Store {
                 .bind(spec.closes_at)
                 .bind(spec.penalty_percent)
                 .bind(spec.penalty_step_ms)
-                .bind(&spec.scoring)
-                .bind(&spec.feedback)
+                .bind(spec.scoring.as_str())
+                .bind(spec.feedback.as_str())
                 .bind(spec.personal_tests)
                 .bind(now)
                 .fetch_one(&mut *tx)
@@ -308,8 +369,8 @@ impl Store {
                 .bind(spec.closes_at)
                 .bind(spec.penalty_percent)
                 .bind(spec.penalty_step_ms)
-                .bind(&spec.scoring)
-                .bind(&spec.feedback)
+                .bind(spec.scoring.as_str())
+                .bind(spec.feedback.as_str())
                 .bind(spec.personal_tests)
                 .bind(id)
                 .execute(&mut *tx)
@@ -332,7 +393,7 @@ impl Store {
         match row {
             Some(row) => {
                 let problems = self.assignment_problems(id).await?;
-                Ok(Some(row.with_problems(problems)))
+                Ok(Some(row.with_problems(problems)?))
             }
             None => Ok(None),
         }
@@ -345,7 +406,7 @@ impl Store {
         let mut assignments = Vec::with_capacity(found.len());
         for row in found {
             let problems = self.assignment_problems(row.id).await?;
-            assignments.push(row.with_problems(problems));
+            assignments.push(row.with_problems(problems)?);
         }
         Ok(assignments)
     }

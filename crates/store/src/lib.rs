@@ -13,6 +13,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use grundy_verdict::Verdict;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
@@ -63,7 +64,8 @@ macro_rules! on_both {
 mod courses;
 
 pub use courses::{
-    Assignment, AssignmentSpec, Course, Extension, InstanceDraw, Member, MemberRole,
+    Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Member, MemberRole,
+    Scoring,
 };
 
 fn conflict(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
@@ -411,7 +413,7 @@ impl Store {
         let found: Vec<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .bind(query.user)
             .bind(query.problem)
-            .bind(query.verdict)
+            .bind(query.verdict.map(Verdict::as_str))
             .bind(query.before)
             .bind(query.limit)
             .bind(query.assignment)
@@ -424,10 +426,13 @@ impl Store {
     /// Per problem the user submitted to: attempts, best score, and whether any was accepted.
     pub async fn problem_marks(&self, user: i64) -> Result<Vec<ProblemMark>> {
         const SQL: &str = "SELECT problem, COUNT(*) AS attempts, MAX(score) AS best_score, \
-             MAX(CASE WHEN verdict = 'accepted' THEN 1 ELSE 0 END) AS solved \
+             MAX(CASE WHEN verdict = $2 THEN 1 ELSE 0 END) AS solved \
              FROM submissions WHERE user_id = $1 GROUP BY problem ORDER BY problem";
-        let found: Vec<(String, i64, Option<i64>, i32)> =
-            on_both!(self, pool => sqlx::query_as(SQL).bind(user).fetch_all(pool).await?);
+        let found: Vec<(String, i64, Option<i64>, i32)> = on_both!(self, pool => sqlx::query_as(SQL)
+            .bind(user)
+            .bind(Verdict::Accepted.as_str())
+            .fetch_all(pool)
+            .await?);
         Ok(found
             .into_iter()
             .map(|(problem, attempts, best_score, solved)| ProblemMark {
@@ -457,7 +462,9 @@ impl Store {
     pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {
         const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message \
                            FROM test_results WHERE submission_id = $1 ORDER BY position";
-        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?))
+        let found: Vec<rows::TestResultRow> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
     }
 
     // ---- the queue ---------------------------------------------------------------------------
@@ -550,9 +557,9 @@ impl Store {
         Ok(on_both!(self, pool => sqlx::query(sql)
             .bind(id)
             .bind(test.position)
-            .bind(&test.grp)
-            .bind(test.idx)
-            .bind(&test.verdict)
+            .bind(&test.name.group)
+            .bind(i64::from(test.name.index))
+            .bind(test.verdict.as_str())
             .bind(test.cpu_ms)
             .bind(test.wall_ms)
             .bind(test.memory_kib)
@@ -570,7 +577,7 @@ impl Store {
              compile_message = $4, problem_version = $5, judged_at = $6, lease_until = NULL \
              WHERE id = $7 AND worker = $8 AND status = 'judging'";
         Ok(on_both!(self, pool => sqlx::query(SQL)
-            .bind(&outcome.verdict)
+            .bind(outcome.verdict.as_str())
             .bind(outcome.score)
             .bind(outcome.max_score)
             .bind(&outcome.compile_message)
@@ -597,12 +604,16 @@ impl Store {
     /// Submissions whose lease ran out `max_attempts` times are finished as internal errors
     /// instead of being claimed forever (a submission that kills its worker every time).
     pub async fn fail_exhausted(&self, now: i64, max_attempts: i64) -> Result<u64> {
-        const SQL: &str = "UPDATE submissions SET status = 'done', verdict = 'internal_error', score = 0, \
+        const SQL: &str = "UPDATE submissions SET status = 'done', verdict = $3, score = 0, \
              judged_at = $1, lease_until = NULL \
              WHERE status = 'judging' AND lease_until < $1 AND attempts >= $2";
-        Ok(
-            on_both!(self, pool => sqlx::query(SQL).bind(now).bind(max_attempts).execute(pool).await?.rows_affected()),
-        )
+        Ok(on_both!(self, pool => sqlx::query(SQL)
+            .bind(now)
+            .bind(max_attempts)
+            .bind(Verdict::InternalError.as_str())
+            .execute(pool)
+            .await?
+            .rows_affected()))
     }
 
     /// Puts one submission back in the queue, whatever its state; a worker judging it now will

@@ -1,9 +1,15 @@
 //! Rows as stored and as the rest of the program sees them. Enums travel as text (the schema's
 //! CHECK constraints hold the same lists), so decoding is the same on both backends.
 
+use grundy_verdict::{TestName, Verdict};
 use serde::Serialize;
 
 use crate::StoreError;
+
+/// A verdict as stored, or why the row is invalid.
+pub(crate) fn decode_verdict(text: &str) -> Result<Verdict, StoreError> {
+    Verdict::parse(text).ok_or_else(|| StoreError::InvalidRow(format!("verdict {text:?}")))
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -163,7 +169,7 @@ pub struct Submission {
     pub status: SubmissionStatus,
     pub attempts: i64,
     pub problem_version: Option<i64>,
-    pub verdict: Option<String>,
+    pub verdict: Option<Verdict>,
     pub score: Option<i64>,
     pub max_score: Option<i64>,
     pub compile_message: Option<String>,
@@ -178,8 +184,8 @@ pub struct Submission {
 pub struct SubmissionQuery<'a> {
     pub user: Option<i64>,
     pub problem: Option<&'a str>,
-    /// A final verdict such as `accepted` or `wrong_answer`.
-    pub verdict: Option<&'a str>,
+    /// A final verdict.
+    pub verdict: Option<Verdict>,
     /// Only ids below this one: the next page after a page ending at `before`.
     pub before: Option<i64>,
     pub assignment: Option<i64>,
@@ -260,7 +266,7 @@ impl TryFrom<SubmissionRow> for Submission {
             language: row.language,
             attempts: row.attempts,
             problem_version: row.problem_version,
-            verdict: row.verdict,
+            verdict: row.verdict.as_deref().map(decode_verdict).transpose()?,
             score: row.score,
             max_score: row.max_score,
             compile_message: row.compile_message,
@@ -316,23 +322,50 @@ impl TryFrom<ClaimedRow> for Claimed {
 }
 
 /// One test's result, in judging order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TestRow {
     pub position: i64,
-    /// `samples` or the subtask's name.
-    pub grp: String,
-    pub idx: i64,
-    pub verdict: String,
+    pub name: TestName,
+    pub verdict: Verdict,
     pub cpu_ms: i64,
     pub wall_ms: i64,
     pub memory_kib: i64,
     pub message: Option<String>,
 }
 
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct TestResultRow {
+    position: i64,
+    grp: String,
+    idx: i64,
+    verdict: String,
+    cpu_ms: i64,
+    wall_ms: i64,
+    memory_kib: i64,
+    message: Option<String>,
+}
+
+impl TryFrom<TestResultRow> for TestRow {
+    type Error = StoreError;
+    fn try_from(row: TestResultRow) -> Result<TestRow, StoreError> {
+        let index = u32::try_from(row.idx)
+            .map_err(|_| StoreError::InvalidRow(format!("test index {}", row.idx)))?;
+        Ok(TestRow {
+            position: row.position,
+            name: TestName::new(row.grp, index),
+            verdict: decode_verdict(&row.verdict)?,
+            cpu_ms: row.cpu_ms,
+            wall_ms: row.wall_ms,
+            memory_kib: row.memory_kib,
+            message: row.message,
+        })
+    }
+}
+
 /// The final result of a submission.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
-    pub verdict: String,
+    pub verdict: Verdict,
     pub score: i64,
     pub max_score: i64,
     pub compile_message: Option<String>,

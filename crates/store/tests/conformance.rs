@@ -9,9 +9,11 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    AssignmentSpec, MemberRole, NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session,
-    Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
+    AssignmentSpec, Feedback, MemberRole, NewSubmission, Outcome, ProblemMark, ProblemVersion,
+    Role, Scoring, Session, Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus,
+    TestRow,
 };
+use grundy_verdict::{TestName, Verdict};
 
 /// A store for one test, and what to drop afterwards.
 struct Fixture {
@@ -158,9 +160,8 @@ fn program(user_id: i64, problem: &str, priority: i64) -> NewSubmission {
 fn test_row(position: i64, verdict: &str) -> TestRow {
     TestRow {
         position,
-        grp: "small".into(),
-        idx: position + 1,
-        verdict: verdict.into(),
+        name: TestName::new("small", position as u32 + 1),
+        verdict: Verdict::parse(verdict).unwrap(),
         cpu_ms: 3,
         wall_ms: 5,
         memory_kib: 1024,
@@ -170,7 +171,7 @@ fn test_row(position: i64, verdict: &str) -> TestRow {
 
 fn accepted(version: i64) -> Outcome {
     Outcome {
-        verdict: "accepted".into(),
+        verdict: Verdict::Accepted,
         score: 100,
         max_score: 100,
         compile_message: None,
@@ -291,7 +292,11 @@ async fn a_submission_is_judged_once(store: &Store) {
         .unwrap();
     let queued = store.submission(id).await.unwrap().unwrap();
     assert_eq!(
-        (queued.status, queued.verdict.as_deref(), queued.created_at),
+        (
+            queued.status,
+            queued.verdict.map(Verdict::as_str),
+            queued.created_at
+        ),
         (SubmissionStatus::Queued, None, 100)
     );
     assert_eq!(
@@ -330,7 +335,7 @@ async fn a_submission_is_judged_once(store: &Store) {
     assert_eq!(
         (
             done.status,
-            done.verdict.as_deref(),
+            done.verdict.map(Verdict::as_str),
             done.score,
             done.problem_version,
             done.judged_at
@@ -404,7 +409,7 @@ async fn a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_n
                 id,
                 "w1",
                 &Outcome {
-                    verdict: "wrong_answer".into(),
+                    verdict: Verdict::WrongAnswer,
                     ..accepted(1)
                 },
                 1700
@@ -423,7 +428,7 @@ async fn a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_n
     assert!(store.finish(id, "w2", &accepted(1), 1800).await.unwrap());
     let done = store.submission(id).await.unwrap().unwrap();
     assert_eq!(
-        (done.verdict.as_deref(), done.attempts),
+        (done.verdict.map(Verdict::as_str), done.attempts),
         (Some("accepted"), 2)
     );
     assert_eq!(store.test_results(id).await.unwrap().len(), 1);
@@ -461,7 +466,11 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
     assert!(!store.rejudge(999_999).await.unwrap());
     let back = store.submission(first).await.unwrap().unwrap();
     assert_eq!(
-        (back.status, back.verdict.as_deref(), back.attempts),
+        (
+            back.status,
+            back.verdict.map(Verdict::as_str),
+            back.attempts
+        ),
         (SubmissionStatus::Queued, None, 0)
     );
     assert!(store.test_results(first).await.unwrap().is_empty());
@@ -531,7 +540,7 @@ async fn exhausted_submissions_end_as_internal_errors(store: &Store) {
     assert_eq!(store.fail_exhausted(35_000, 3).await.unwrap(), 1);
     let failed = store.submission(id).await.unwrap().unwrap();
     assert_eq!(
-        (failed.status, failed.verdict.as_deref()),
+        (failed.status, failed.verdict.map(Verdict::as_str)),
         (SubmissionStatus::Done, Some("internal_error"))
     );
     assert!(store.claim("w", 50_000, 1000, 3).await.unwrap().is_none());
@@ -648,7 +657,7 @@ async fn listing_filters(store: &Store) {
     );
     let accepted_ones: Vec<i64> = store
         .submissions(&SubmissionQuery {
-            verdict: Some("accepted"),
+            verdict: Some(Verdict::Accepted),
             ..Default::default()
         })
         .await
@@ -701,7 +710,7 @@ async fn problem_marks_say_solved_attempted_and_best(store: &Store) {
             .unwrap();
         let claimed = store.claim("w", 1, 60_000, 3).await.unwrap().unwrap();
         let outcome = Outcome {
-            verdict: verdict.into(),
+            verdict: Verdict::parse(verdict).unwrap(),
             score,
             max_score: 100,
             compile_message: None,
@@ -851,8 +860,8 @@ fn homework(problems: &[&str]) -> AssignmentSpec {
         closes_at: 300,
         penalty_percent: 10,
         penalty_step_ms: 86_400_000,
-        scoring: "best".into(),
-        feedback: "inputs".into(),
+        scoring: Scoring::Best,
+        feedback: Feedback::Inputs,
         personal_tests: false,
         problems: problems.iter().map(|p| (*p).to_owned()).collect(),
     }
@@ -931,7 +940,7 @@ async fn courses_have_teachers_students_and_assignments(store: &Store) {
         "in the order given"
     );
     let mut changed = homework(&["wythoff", "nim"]);
-    changed.scoring = "last".into();
+    changed.scoring = Scoring::Last;
     assert!(store.update_assignment(created.id, &changed).await.unwrap());
     assert!(
         !store

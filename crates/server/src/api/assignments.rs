@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use grundy_coursework::{Deadlines, Gradebook, Row, check_spec};
-use grundy_store::{Assignment, AssignmentSpec, MemberRole, User};
+use grundy_store::{Assignment, AssignmentSpec, Feedback, MemberRole, Scoring, User};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -54,19 +54,31 @@ pub struct AssignmentBody {
 }
 
 impl AssignmentBody {
-    fn into_spec(self) -> AssignmentSpec {
-        AssignmentSpec {
+    fn into_spec(self) -> Result<AssignmentSpec, ApiError> {
+        Ok(AssignmentSpec {
             title: self.title.trim().to_owned(),
             opens_at: self.opens_at,
             due_at: self.due_at,
             closes_at: self.closes_at.unwrap_or(self.due_at),
             penalty_percent: self.penalty_percent,
             penalty_step_ms: self.penalty_step_ms.unwrap_or(DAY_MS),
-            scoring: self.scoring.unwrap_or_else(|| "best".into()),
-            feedback: self.feedback.unwrap_or_else(|| "tests".into()),
+            scoring: match self.scoring.as_deref() {
+                None => Scoring::Best,
+                Some(text) => Scoring::parse(text).ok_or_else(|| {
+                    ApiError::BadRequest(format!("unknown scoring {text:?} (best or last)"))
+                })?,
+            },
+            feedback: match self.feedback.as_deref() {
+                None => Feedback::Tests,
+                Some(text) => Feedback::parse(text).ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "unknown feedback {text:?} (verdict, tests or inputs)"
+                    ))
+                })?,
+            },
             personal_tests: self.personal_tests,
             problems: self.problems,
-        }
+        })
     }
 }
 
@@ -105,8 +117,10 @@ pub struct AssignmentView {
     pub closes_at: i64,
     pub penalty_percent: i64,
     pub penalty_step_ms: i64,
-    pub scoring: String,
-    pub feedback: String,
+    #[schema(value_type = String)]
+    pub scoring: Scoring,
+    #[schema(value_type = String)]
+    pub feedback: Feedback,
     pub personal_tests: bool,
     pub problems: Vec<String>,
 }
@@ -195,7 +209,7 @@ pub struct StudentInstances {
 
 /// Checks what a teacher set, including that every problem exists.
 fn checked(state: &AppState, body: AssignmentBody) -> Result<AssignmentSpec, ApiError> {
-    let spec = body.into_spec();
+    let spec = body.into_spec()?;
     check_spec(&spec).map_err(ApiError::BadRequest)?;
     if let Some(unknown) = spec
         .problems

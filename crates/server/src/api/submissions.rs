@@ -254,11 +254,18 @@ pub(super) async fn list_submissions(
     Query(filter): Query<SubmissionFilter>,
 ) -> JsonResult<SubmissionList> {
     let limit = filter.limit.unwrap_or(50).clamp(1, 500);
+    let verdict = match filter.verdict.as_deref() {
+        None => None,
+        Some(text) => Some(
+            grundy_judge::Verdict::parse(text)
+                .ok_or_else(|| ApiError::BadRequest(format!("unknown verdict {text:?}")))?,
+        ),
+    };
     let found = state
         .store
         .submissions(&SubmissionQuery {
             problem: filter.problem.as_deref(),
-            verdict: filter.verdict.as_deref(),
+            verdict,
             before: filter.before,
             assignment: filter.assignment,
             limit,
@@ -300,7 +307,7 @@ pub(crate) async fn feedback_for(
         .store
         .assignment(id)
         .await?
-        .and_then(|a| Feedback::parse(&a.spec.feedback))
+        .map(|a| a.spec.feedback)
         .unwrap_or(Feedback::Tests))
 }
 
@@ -317,7 +324,7 @@ pub(crate) async fn shown_tests(
         return Ok(Vec::new());
     }
     let mut views: Vec<TestView> = tests.into_iter().map(TestView::from).collect();
-    let failed = |t: &TestView| t.verdict != "accepted" && t.verdict != "skipped";
+    let failed = |t: &TestView| t.verdict.is_failure();
     let Some(seed) = submission.instance_seed else {
         return Ok(views);
     };

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use grundy_judge::Verdict;
 use grundy_store::{Submission, TestRow, User};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -165,7 +166,8 @@ pub struct TestView {
     /// `samples` or the subtask's name.
     pub group: String,
     pub index: i64,
-    pub verdict: String,
+    #[schema(value_type = String)]
+    pub verdict: Verdict,
     pub cpu_ms: i64,
     pub wall_ms: i64,
     pub memory_kib: i64,
@@ -183,8 +185,8 @@ impl From<TestRow> for TestView {
     fn from(t: TestRow) -> TestView {
         TestView {
             position: t.position,
-            group: t.grp,
-            index: t.idx,
+            group: t.name.group,
+            index: i64::from(t.name.index),
             verdict: t.verdict,
             cpu_ms: t.cpu_ms,
             wall_ms: t.wall_ms,
@@ -208,7 +210,8 @@ pub struct SubmissionView {
     pub status: String,
     pub attempts: i64,
     pub problem_version: Option<i64>,
-    pub verdict: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub verdict: Option<Verdict>,
     pub score: Option<i64>,
     pub max_score: Option<i64>,
     pub compile_message: Option<String>,

@@ -523,8 +523,8 @@ impl SubmissionLine {
             },
             verdict: s
                 .verdict
-                .clone()
-                .unwrap_or_else(|| s.status.as_str().to_owned()),
+                .map_or_else(|| s.status.as_str(), |v| v.as_str())
+                .to_owned(),
             score: match (s.score, s.max_score) {
                 (Some(score), Some(max)) => format!("{score}/{max}"),
                 _ => String::new(),
@@ -646,7 +646,7 @@ pub(super) async fn submission_page(
             .map(|t| TestLine {
                 position: t.position,
                 name: format!("{} #{}", t.group, t.index),
-                verdict: t.verdict,
+                verdict: t.verdict.as_str().to_owned(),
                 cpu_ms: t.cpu_ms,
                 memory_kib: t.memory_kib,
                 message: t.message.unwrap_or_default(),

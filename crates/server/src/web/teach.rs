@@ -397,7 +397,13 @@ pub(super) async fn submissions(
         .submissions(&SubmissionQuery {
             user: user_id,
             problem: problem.as_deref(),
-            verdict: verdict.as_deref(),
+            verdict: match verdict.as_deref() {
+                None => None,
+                Some(text) => Some(
+                    grundy_judge::Verdict::parse(text)
+                        .ok_or_else(|| ApiError::BadRequest(format!("unknown verdict {text:?}")))?,
+                ),
+            },
             before: filter.before,
             // One more than shown: whether an older page exists.
             limit: PAGE + 1,
