@@ -6,9 +6,35 @@ use serde::Serialize;
 
 use crate::StoreError;
 
-/// A verdict as stored, or why the row is invalid.
-pub(crate) fn decode_verdict(text: &str) -> Result<Verdict, StoreError> {
-    Verdict::parse(text).ok_or_else(|| StoreError::InvalidRow(format!("verdict {text:?}")))
+/// A verdict column, parsed as sqlx decodes it so that no row carries verdict text: an unknown
+/// verdict fails the fetch like any other undecodable column.
+#[derive(Debug)]
+pub(crate) struct VerdictColumn(pub Verdict);
+
+impl<DB: sqlx::Database> sqlx::Type<DB> for VerdictColumn
+where
+    String: sqlx::Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <String as sqlx::Type<DB>>::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <String as sqlx::Type<DB>>::compatible(ty)
+    }
+}
+
+impl<'r, DB: sqlx::Database> sqlx::Decode<'r, DB> for VerdictColumn
+where
+    String: sqlx::Decode<'r, DB>,
+{
+    fn decode(value: DB::ValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        let text = <String as sqlx::Decode<'r, DB>>::decode(value)?;
+        match Verdict::parse(&text) {
+            Some(verdict) => Ok(VerdictColumn(verdict)),
+            None => Err(format!("unknown verdict {text:?}").into()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -244,7 +270,7 @@ pub(crate) struct SubmissionRow {
     status: String,
     attempts: i64,
     problem_version: Option<i64>,
-    verdict: Option<String>,
+    verdict: Option<VerdictColumn>,
     score: Option<i64>,
     max_score: Option<i64>,
     compile_message: Option<String>,
@@ -266,7 +292,7 @@ impl TryFrom<SubmissionRow> for Submission {
             language: row.language,
             attempts: row.attempts,
             problem_version: row.problem_version,
-            verdict: row.verdict.as_deref().map(decode_verdict).transpose()?,
+            verdict: row.verdict.map(|v| v.0),
             score: row.score,
             max_score: row.max_score,
             compile_message: row.compile_message,
@@ -338,7 +364,7 @@ pub(crate) struct TestResultRow {
     position: i64,
     grp: String,
     idx: i64,
-    verdict: String,
+    verdict: VerdictColumn,
     cpu_ms: i64,
     wall_ms: i64,
     memory_kib: i64,
@@ -353,7 +379,7 @@ impl TryFrom<TestResultRow> for TestRow {
         Ok(TestRow {
             position: row.position,
             name: TestName::new(row.grp, index),
-            verdict: decode_verdict(&row.verdict)?,
+            verdict: row.verdict.0,
             cpu_ms: row.cpu_ms,
             wall_ms: row.wall_ms,
             memory_kib: row.memory_kib,
