@@ -61,19 +61,25 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        // Dispatched before anything else starts a thread: the supervisor must stay
-        // single-threaded to fork safely.
-        Command::SandboxSupervisor {
+    // Dispatched before anything else starts a thread: the supervisor must stay single-threaded
+    // to fork safely.
+    if let Command::SandboxSupervisor {
+        allow_weak,
+        cgroup_parent,
+    } = cli.command
+    {
+        let options = grundy_sandbox::supervisor::Options {
             allow_weak,
             cgroup_parent,
-        } => {
-            let options = grundy_sandbox::supervisor::Options {
-                allow_weak,
-                cgroup_parent,
-            };
-            return ExitCode::from(grundy_sandbox::supervisor::main(options) as u8);
-        }
+        };
+        return ExitCode::from(grundy_sandbox::supervisor::main(options) as u8);
+    }
+    service::init_logging(match cli.command {
+        Command::Serve(_) | Command::Worker(_) => "info",
+        _ => "warn",
+    });
+    let result = match cli.command {
+        Command::SandboxSupervisor { .. } => unreachable!("dispatched above"),
         Command::Serve(args) => service::serve(&cli.sandbox, args),
         Command::Worker(args) => service::worker(&cli.sandbox, args),
         Command::Admin { command } => service::admin(command),

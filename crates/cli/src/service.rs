@@ -10,9 +10,10 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
-use grundy_judge::Languages;
-use grundy_server::worker::{self, WorkerConfig};
-use grundy_server::{AppState, Registration, RequestLimits, auth, now_ms};
+use grundy_judge::{Languages, Verdict};
+use grundy_server::domain::accounts;
+use grundy_server::worker::{self, JudgingContext, WorkerConfig};
+use grundy_server::{AppState, Registration, RequestLimits, now_ms};
 use grundy_store::{Role, Store};
 use tokio::sync::watch;
 
@@ -122,9 +123,11 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-fn init_logging() {
-    let filter =
-        tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG").unwrap_or_else(|_| "info".into());
+/// Logs to stderr, filtered by `GRUNDY_LOG` or else `default` (the service says what it does;
+/// the other commands only what went wrong, such as a sandbox or checker failure in the judge).
+pub(crate) fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG")
+        .unwrap_or_else(|_| default.into());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -135,6 +138,7 @@ fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The service's state: the API and pages, and the workers judging in this process.
 async fn state(
     data: &DataArgs,
     problems_dir: Option<&Path>,
@@ -151,6 +155,20 @@ async fn state(
         .context("loading the problems")?;
     tracing::info!(custom, "problems loaded");
     Ok(state)
+}
+
+/// What a process that only judges needs: no HTTP side at all.
+async fn judging_context(data: &DataArgs, problems_dir: Option<&Path>) -> Result<JudgingContext> {
+    let store = data.open().await?;
+    let catalogue = crate::problems::load_catalogue(problems_dir)?;
+    let cx = JudgingContext::new(store, catalogue);
+    let custom = cx
+        .problems
+        .load(&cx.store)
+        .await
+        .context("loading the problems")?;
+    tracing::info!(custom, "problems loaded");
+    Ok(cx)
 }
 
 fn worker_config(
@@ -179,7 +197,7 @@ fn worker_config(
 }
 
 fn rand_suffix() -> u32 {
-    let token = auth::new_token();
+    let token = accounts::new_token();
     u32::from_str_radix(&token[token.len() - 8..], 16).unwrap_or(0)
 }
 
@@ -193,7 +211,7 @@ async fn termination() {
 }
 
 fn spawn_workers(
-    state: &AppState,
+    cx: &JudgingContext,
     sandbox: &SandboxArgs,
     data: &DataArgs,
     judging: &JudgingArgs,
@@ -204,23 +222,19 @@ fn spawn_workers(
     let mut handles = Vec::new();
     for index in 0..count {
         let config = worker_config(sandbox, data, judging, index)?;
-        let (state, stop, failed) = (state.clone(), stop.subscribe(), failed.clone());
+        let (cx, stop, failed) = (cx.clone(), stop.subscribe(), failed.clone());
         handles.push(tokio::spawn(async move {
-            if let Err(e) = worker::run(state, config, stop).await {
+            if let Err(e) = worker::run(cx, config, stop).await {
                 tracing::error!(error = %e, "worker stopped");
                 let _ = failed.send(());
             }
         }));
     }
     if count > 0 {
-        let state = state.clone();
+        let cx = cx.clone();
         tokio::spawn(async move {
-            let wake = state.clone();
-            if let Err(e) = state
-                .store
-                .watch_queue(|| wake.queued.notify_waiters())
-                .await
-            {
+            let wake = cx.queued.clone();
+            if let Err(e) = cx.store.watch_queue(|| wake.notify_waiters()).await {
                 tracing::warn!(error = %e, "no queue notices; polling only");
             }
         });
@@ -229,7 +243,6 @@ fn spawn_workers(
 }
 
 pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
-    init_logging();
     let limits = RequestLimits {
         submissions_per_minute: args.submission_rate,
         secure_cookies: args.secure_cookies,
@@ -254,7 +267,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             limits,
         )
         .await?;
-        first_admin(&state.store).await?;
+        first_admin(&state.domain.store).await?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
@@ -265,7 +278,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         // A failed worker is logged; the web side goes on serving.
         let (failed, _) = tokio::sync::mpsc::unbounded_channel();
         let workers = spawn_workers(
-            &state,
+            &state.domain.judging(),
             sandbox,
             &args.data,
             &args.judging,
@@ -286,31 +299,24 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         for w in workers {
             let _ = w.await;
         }
-        state.store.close().await;
+        state.domain.store.close().await;
         Ok(ExitCode::SUCCESS)
     })
 }
 
 pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
-    init_logging();
     if args.data.database_url.is_none() {
         bail!(
             "grundy worker judges from a shared PostgreSQL: pass --database-url postgres://… (with SQLite, `grundy serve` runs the workers itself)"
         );
     }
     runtime()?.block_on(async {
-        let state = state(
-            &args.data,
-            args.judging.problems_dir.as_deref(),
-            sandbox,
-            RequestLimits::default(),
-        )
-        .await?;
+        let cx = judging_context(&args.data, args.judging.problems_dir.as_deref()).await?;
         let (stop, _) = watch::channel(false);
         let (failed, mut failures) = tokio::sync::mpsc::unbounded_channel();
         let count = args.judging.workers.unwrap_or_else(default_workers).max(1);
         let workers = spawn_workers(
-            &state,
+            &cx,
             sandbox,
             &args.data,
             &args.judging,
@@ -340,7 +346,7 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
         for w in workers {
             let _ = w.await;
         }
-        state.store.close().await;
+        cx.store.close().await;
         outcome
     })
 }
@@ -354,7 +360,7 @@ async fn first_admin(store: &Store) -> Result<()> {
     let admin = store
         .create_user("admin", Role::Admin, None, now_ms())
         .await?;
-    let token = auth::issue_token(store, admin.id, "first start").await?;
+    let token = accounts::issue_token(store, admin.id, "first start").await?;
     println!("created the first account, admin \"admin\"; its API token (shown only now): {token}");
     Ok(())
 }
@@ -398,7 +404,7 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
         RoleArg::Teacher => Role::Teacher,
         RoleArg::Student => Role::Student,
     };
-    if !auth::valid_user_name(&name) {
+    if !accounts::valid_user_name(&name) {
         bail!("a user name has 1 to 64 letters, digits, '.', '-' or '_'");
     }
     let password_hash = if password_stdin {
@@ -407,7 +413,7 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
             .read_line(&mut line)
             .context("reading the password from stdin")?;
         let password = line.trim_end_matches(['\r', '\n']);
-        Some(auth::hash_password(password)?)
+        Some(accounts::hash_password(password)?)
     } else {
         None
     };
@@ -420,7 +426,7 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
         if print_token {
             println!(
                 "{}",
-                auth::issue_token(&store, user.id, "admin create-user").await?
+                accounts::issue_token(&store, user.id, "admin create-user").await?
             );
         }
         store.close().await;
@@ -497,13 +503,14 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
                     let value: serde_json::Value = serde_json::from_str(data.trim()).unwrap_or_default();
                     match event_name.as_str() {
                         "test" => {
-                            let verdict = value["verdict"].as_str().unwrap_or("?").to_owned();
-                            eprint!("{}", if verdict == "accepted" { "." } else { "x" });
-                            let colour = if verdict == "accepted" { Color::Green } else { Color::Red };
+                            let verdict = verdict_of(&value);
+                            let accepted = verdict == Some(Verdict::Accepted);
+                            eprint!("{}", if accepted { "." } else { "x" });
+                            let colour = if accepted { Color::Green } else { Color::Red };
                             table.add_row(vec![
                                 Cell::new(value["group"].as_str().unwrap_or("")),
                                 Cell::new(&value["index"]),
-                                Cell::new(verdict).fg(colour),
+                                Cell::new(verdict.map_or("?", Verdict::as_str)).fg(colour),
                                 Cell::new(&value["cpu_ms"]),
                                 Cell::new(&value["wall_ms"]),
                                 Cell::new(&value["memory_kib"]),
@@ -530,8 +537,18 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         if !table.is_empty() {
             println!("{table}");
         }
-        let verdict = done["verdict"].as_str().unwrap_or("?");
-        println!("submission {id}: {verdict}, score {}/{}", done["score"], done["max_score"]);
-        Ok(if verdict == "accepted" { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        let verdict = verdict_of(&done);
+        println!(
+            "submission {id}: {}, score {}/{}",
+            verdict.map_or("?", Verdict::as_str),
+            done["score"],
+            done["max_score"]
+        );
+        Ok(if verdict == Some(Verdict::Accepted) { ExitCode::SUCCESS } else { ExitCode::FAILURE })
     })
+}
+
+/// The verdict an event carries (`None` for none, or one this client does not know).
+fn verdict_of(event: &serde_json::Value) -> Option<Verdict> {
+    serde_json::from_value(event["verdict"].clone()).ok()
 }

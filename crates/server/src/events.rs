@@ -1,30 +1,13 @@
-//! Live progress of judging, for SSE: workers publish, event streams subscribe. In-process only;
-//! across machines (PostgreSQL workers) a stream falls back to re-reading the store.
+//! News of judging, for those following a submission: a worker says "submission N changed",
+//! and each follower re-reads the store, which is the truth. In-process only; a follower of a
+//! worker on another machine re-reads the store every second instead.
 
-use serde::Serialize;
 use tokio::sync::{broadcast, watch};
 
-use grundy_store::TestRow;
-
-/// What a watcher of a submission sees.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Progress {
-    Judging,
-    Compiled {
-        ok: bool,
-    },
-    Test(TestRow),
-    Done {
-        verdict: String,
-        score: i64,
-        max_score: i64,
-    },
-}
-
+/// Carries the ids of submissions that changed.
 #[derive(Debug, Clone)]
 pub struct Hub {
-    sender: broadcast::Sender<(i64, Progress)>,
+    sender: broadcast::Sender<i64>,
     stop: watch::Sender<bool>,
 }
 
@@ -47,12 +30,13 @@ impl ShutdownToken {
 }
 
 impl Hub {
-    pub fn publish(&self, submission: i64, progress: Progress) {
+    /// Submission `id` was claimed, has a new test result, or is done.
+    pub fn publish(&self, id: i64) {
         // No subscriber is fine: nobody is watching.
-        let _ = self.sender.send((submission, progress));
+        let _ = self.sender.send(id);
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<(i64, Progress)> {
+    pub fn subscribe(&self) -> broadcast::Receiver<i64> {
         self.sender.subscribe()
     }
 

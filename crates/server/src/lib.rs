@@ -1,16 +1,24 @@
 //! The HTTP service: the JSON API (`/api/v1/…`), the web pages, live judging progress over SSE,
-//! token and session authentication, and the workers that judge queued submissions.
+//! and the workers that judge queued submissions.
+//!
+//! The layers, from the top: [`router`] puts the API (`api/`, JSON) and the pages (`web/`,
+//! HTML) behind one set of layers; both translate requests into the product's operations in
+//! [`domain`] and their results into responses, sharing only `http/` (who is calling, how a
+//! refusal reads over HTTP) and never each other. The operations use the store, the
+//! [`registry`] of problems and the [`events`] hub. The [`worker`]s judge with a narrow context
+//! of their own, without any of the HTTP side. `docs/architecture.md` walks one submission
+//! through them.
 //!
 //! The server is built from its state, a bound listener and a shutdown future, so tests run it on
 //! port 0 and end it when they like. Nothing here forks: programs run in the sandbox supervisor
 //! processes the workers start.
 
-pub mod access;
 mod api;
-pub mod auth;
-mod error;
+pub mod domain;
 pub mod events;
+mod http;
 pub mod registry;
+mod router;
 mod web;
 pub mod worker;
 
@@ -18,66 +26,24 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use grundy_judge::Languages;
 use grundy_problems::Catalogue;
 use grundy_store::Store;
 use tokio::net::TcpListener;
 
 pub use api::openapi;
-pub use api::views;
-pub use error::ApiError;
-pub use registry::Problems;
-pub use web::Registration;
+pub use domain::{Clock, Domain, Policy, Registration, now_ms};
+pub use http::auth::SESSION_COOKIE;
+pub use router::router;
 
-/// Everything a request handler needs.
+/// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
 #[derive(Debug, Clone)]
 pub struct AppState(Arc<App>);
 
 #[derive(Debug)]
 pub struct App {
-    pub store: Store,
-    /// Built-in and teachers' problems.
-    pub problems: Problems,
-    /// The languages programs may be submitted in (the workers' table).
-    pub languages: Languages,
-    pub events: events::Hub,
-    /// Wakes in-process workers when a submission arrives.
-    pub queued: tokio::sync::Notify,
+    pub domain: Domain,
     pub limits: RequestLimits,
-    /// Password hashing and checking at once (Argon2 is memory- and CPU-hungry on purpose).
-    pub hashing: tokio::sync::Semaphore,
-    /// The time submissions are stamped with and deadlines are judged by.
-    pub clock: Clock,
-    /// The key of students' personal instance seeds, read from the database on first use.
-    seed_key: tokio::sync::OnceCell<grundy_coursework::SeedKey>,
-}
-
-/// Milliseconds since the Unix epoch: the system's, or one a test sets.
-#[derive(Clone)]
-pub struct Clock(Arc<dyn Fn() -> i64 + Send + Sync>);
-
-impl Clock {
-    pub fn system() -> Clock {
-        Clock(Arc::new(now_ms))
-    }
-
-    /// A clock reading `now` (tests move it to cross a deadline).
-    pub fn manual(now: Arc<std::sync::atomic::AtomicI64>) -> Clock {
-        Clock(Arc::new(move || {
-            now.load(std::sync::atomic::Ordering::SeqCst)
-        }))
-    }
-
-    pub fn now(&self) -> i64 {
-        (self.0)()
-    }
-}
-
-impl std::fmt::Debug for Clock {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Clock({})", self.now())
-    }
 }
 
 /// Sizes, rates and policies the API and pages enforce.
@@ -128,43 +94,21 @@ impl AppState {
         limits: RequestLimits,
         clock: Clock,
     ) -> AppState {
+        let policy = Policy {
+            source_bytes: limits.source_bytes,
+            submissions_per_minute: limits.submissions_per_minute,
+            registration: limits.registration.clone(),
+        };
         AppState(Arc::new(App {
-            store,
-            problems: Problems::new(catalogue),
-            languages,
-            events: events::Hub::default(),
-            queued: tokio::sync::Notify::new(),
+            domain: Domain::new(store, catalogue, languages, policy, clock),
             limits,
-            hashing: tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            ),
-            clock,
-            seed_key: tokio::sync::OnceCell::new(),
         }))
-    }
-
-    /// The key of personal instance seeds: made once, kept in the database, so every node and
-    /// every restart draws the same instances.
-    pub async fn seed_key(&self) -> Result<&grundy_coursework::SeedKey, ApiError> {
-        self.seed_key
-            .get_or_try_init(|| async {
-                use rand::RngExt;
-                let fresh: [u8; 32] = rand::rng().random();
-                let stored = self
-                    .store
-                    .setting_or_insert("instance_seed_key", &fresh)
-                    .await?;
-                grundy_coursework::SeedKey::new(&stored)
-                    .ok_or_else(|| ApiError::Internal("the stored seed key is too short".into()))
-            })
-            .await
     }
 
     /// Records the built-in problems' versions (a changed problem must have a new one) and loads
     /// the problems teachers created.
     pub async fn load_problems(&self) -> Result<usize, grundy_store::StoreError> {
-        self.problems.record_builtin_versions(&self.store).await?;
-        self.problems.load_custom(&self.store).await
+        self.domain.problems.load(&self.domain.store).await
     }
 }
 
@@ -175,18 +119,13 @@ impl std::ops::Deref for AppState {
     }
 }
 
-/// The whole HTTP surface.
-pub fn router(state: AppState) -> Router {
-    api::routes(state)
-}
-
 /// Serves until `shutdown` completes; open event streams end then too, so shutdown is not held up.
 pub async fn serve(
     state: AppState,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let stop = state.events.shutdown_token();
+    let stop = state.domain.events.shutdown_token();
     let app = router(state);
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
@@ -194,11 +133,4 @@ pub async fn serve(
             stop.cancel();
         })
         .await
-}
-
-/// Wall-clock milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 use grundy_problems::{Catalogue, Problem, ReadLimits};
 use grundy_store::{CustomProblem, ProblemVersion, Store, StoreError};
 
-use crate::now_ms;
+use crate::domain::now_ms;
 
 /// Where a problem comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,7 +167,7 @@ impl Problems {
 
     /// Loads every custom problem from the store. One that no longer loads (a format this
     /// version refuses) is logged and left out rather than stopping the service.
-    pub async fn load_custom(&self, store: &Store) -> Result<usize, StoreError> {
+    async fn load_custom(&self, store: &Store) -> Result<usize, StoreError> {
         let mut loaded = 0;
         for custom in store.custom_problems().await? {
             match build(&custom) {
@@ -213,8 +213,15 @@ impl Problems {
         Ok(Some(self.insert(problem, origin, owner)))
     }
 
+    /// Records the built-in problems' versions (a changed problem must have a new one) and loads
+    /// the problems teachers created; returns how many of those.
+    pub async fn load(&self, store: &Store) -> Result<usize, StoreError> {
+        self.record_builtin_versions(store).await?;
+        self.load_custom(store).await
+    }
+
     /// Records the version of every built-in problem (a changed problem must have a new one).
-    pub async fn record_builtin_versions(&self, store: &Store) -> Result<(), StoreError> {
+    async fn record_builtin_versions(&self, store: &Store) -> Result<(), StoreError> {
         for entry in &self.builtin {
             let digest = grundy_judge::testset::digest(&entry.problem);
             record_version(store, &entry.problem, Origin::Builtin, digest).await?;

@@ -9,7 +9,8 @@ mod common;
 
 use common::{Server, zip_of};
 use grundy_problems::{Catalogue, ReadLimits};
-use grundy_server::{RequestLimits, auth};
+use grundy_server::RequestLimits;
+use grundy_server::domain::accounts;
 use grundy_store::Role;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, ORIGIN, SET_COOKIE};
@@ -20,7 +21,7 @@ impl Server {
     /// A user with a password and a token.
     async fn user(&self, name: &str, role: Role) -> String {
         let user = self.create_user(name, role).await;
-        auth::issue_token(&self.state.store, user.id, "test")
+        accounts::issue_token(&self.state.domain.store, user.id, "test")
             .await
             .unwrap()
     }
@@ -30,12 +31,13 @@ impl Server {
 async fn teacher_again(server: &Server) -> String {
     let tom = server
         .state
+        .domain
         .store
         .user_by_name("tom")
         .await
         .unwrap()
         .unwrap();
-    auth::issue_token(&server.state.store, tom.id, "again")
+    accounts::issue_token(&server.state.domain.store, tom.id, "again")
         .await
         .unwrap()
 }
@@ -692,13 +694,12 @@ impl EventReader {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_event_stream_starts_over_when_another_worker_takes_over() {
-    use grundy_server::events::Progress;
     use grundy_store::{NewSubmission, Outcome, SubmissionKind, TestRow};
 
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), limits()).await;
     let ana = server.user("ana", Role::Student).await;
-    let store = &server.state.store;
+    let store = &server.state.domain.store;
     let user = store.user_by_name("ana").await.unwrap().unwrap();
     let now = grundy_server::now_ms();
     let id = store
@@ -755,7 +756,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
                 .unwrap()
         );
     }
-    server.state.events.publish(id, Progress::Judging);
+    server.state.domain.events.publish(id);
     let (name, data) = events.next().await;
     assert_eq!(
         (name.as_str(), data["attempt"].as_i64()),
@@ -786,7 +787,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
             .await
             .unwrap()
     );
-    server.state.events.publish(id, Progress::Judging);
+    server.state.domain.events.publish(id);
     let (name, data) = events.next().await;
     assert_eq!(
         (name.as_str(), data["attempt"].as_i64()),
@@ -809,7 +810,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         problem_version: 1,
     };
     assert!(store.finish(id, "w2", &outcome, later).await.unwrap());
-    server.state.events.publish(id, Progress::Judging);
+    server.state.domain.events.publish(id);
     let (name, data) = events.next().await;
     assert_eq!(
         (name.as_str(), data["verdict"].as_str()),

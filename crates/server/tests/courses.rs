@@ -17,7 +17,8 @@ mod common;
 
 use common::{Postgres, Server};
 use grundy_judge::{TestName, Verdict};
-use grundy_server::{Clock, RequestLimits, auth};
+use grundy_server::domain::accounts;
+use grundy_server::{Clock, RequestLimits};
 use grundy_store::{Outcome, Role, Store, TestRow};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -39,7 +40,7 @@ impl Class {
 
     async fn token(&self, name: &str, role: Role) -> String {
         let user = self.server.create_user(name, role).await;
-        auth::issue_token(&self.server.state.store, user.id, "test")
+        accounts::issue_token(&self.server.state.domain.store, user.id, "test")
             .await
             .unwrap()
     }
@@ -90,7 +91,7 @@ impl Class {
     /// Judges everything queued as a worker would, with the score and test rows the test chose
     /// for each submission.
     async fn judge(&self, results: &BTreeMap<i64, (i64, Vec<TestRow>)>) {
-        let store = &self.server.state.store;
+        let store = &self.server.state.domain.store;
         while let Some(claimed) = store.claim("test-worker", T0, 60_000, 3).await.unwrap() {
             let (score, rows) = results
                 .get(&claimed.id)
@@ -106,6 +107,7 @@ impl Class {
             let version = self
                 .server
                 .state
+                .domain
                 .problems
                 .get(&claimed.problem)
                 .unwrap()
@@ -151,10 +153,12 @@ fn program(problem: &str, assignment: i64) -> Value {
 
 async fn the_whole_course(store: Store) {
     let clock = Arc::new(AtomicI64::new(T0));
+    let now = clock.clone();
     let server = Server::start_with(
         store,
         RequestLimits::default(),
-        Clock::manual(clock.clone()),
+        // The test moves it across the deadlines.
+        Clock::from_fn(move || now.load(Ordering::SeqCst)),
     )
     .await;
     let class = Class { server, clock };
@@ -225,13 +229,14 @@ async fn the_whole_course(store: Store) {
     let carl_id = class
         .server
         .state
+        .domain
         .store
         .user_by_name("carl")
         .await
         .unwrap()
         .unwrap()
         .id;
-    let carl = auth::issue_token(&class.server.state.store, carl_id, "t")
+    let carl = accounts::issue_token(&class.server.state.domain.store, carl_id, "t")
         .await
         .unwrap();
     let (_, report) = class
@@ -406,7 +411,7 @@ async fn the_whole_course(store: Store) {
     assert_eq!(status, 400, "answers in an assignment name their draw");
     let bob_stones = class.submit(&bob, program("stones", id)).await;
     let stored = |id: i64| {
-        let store = class.server.state.store.clone();
+        let store = class.server.state.domain.store.clone();
         async move { store.submission(id).await.unwrap().unwrap() }
     };
     assert!(stored(ann_answers).await.instance_seed.is_some());
@@ -450,6 +455,7 @@ async fn the_whole_course(store: Store) {
     let ann_id = class
         .server
         .state
+        .domain
         .store
         .user_by_name("ann")
         .await
@@ -537,6 +543,7 @@ async fn the_whole_course(store: Store) {
     let tom_id = class
         .server
         .state
+        .domain
         .store
         .user_by_name("tom")
         .await

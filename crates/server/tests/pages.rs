@@ -15,7 +15,8 @@ use std::path::Path;
 mod common;
 
 use common::{Server, zip_of};
-use grundy_server::{Registration, RequestLimits, auth};
+use grundy_server::domain::accounts;
+use grundy_server::{Registration, RequestLimits, SESSION_COOKIE};
 use grundy_store::{
     NewSubmission, Outcome, Role, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus,
 };
@@ -52,22 +53,22 @@ impl Server {
     /// A user with the password `<name>-password`, signed in.
     async fn user(&self, name: &str, role: Role) -> Account {
         let user = self.create_user(name, role).await;
-        let secret = auth::start_session(&self.state.store, user.id, None)
+        let secret = accounts::start_session(&self.state.domain, user.id, None)
             .await
             .unwrap();
         Account {
             id: user.id,
-            cookie: format!("{}={secret}", auth::SESSION_COOKIE),
+            cookie: format!("{}={secret}", SESSION_COOKIE),
         }
     }
 
     async fn role_of(&self, name: &str) -> Option<Role> {
-        let user = self.state.store.user_by_name(name).await.unwrap();
+        let user = self.state.domain.store.user_by_name(name).await.unwrap();
         user.map(|u| u.role)
     }
 
     async fn submission(&self, id: i64) -> (Submission, String) {
-        let store = &self.state.store;
+        let store = &self.state.domain.store;
         let found = store.submission(id).await.unwrap().expect("stored");
         let source = store.submission_source(id).await.unwrap().unwrap();
         (found, String::from_utf8(source).unwrap())
@@ -78,7 +79,13 @@ impl Server {
             user: Some(user.id),
             ..SubmissionQuery::default()
         };
-        self.state.store.submissions(&query).await.unwrap().len()
+        self.state
+            .domain
+            .store
+            .submissions(&query)
+            .await
+            .unwrap()
+            .len()
     }
 
     fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder {
@@ -171,7 +178,7 @@ impl Page {
     /// The new session's `name=value`, as the browser would send it back.
     fn session(&self) -> String {
         let line = self
-            .set_cookie(auth::SESSION_COOKIE)
+            .set_cookie(SESSION_COOKIE)
             .unwrap_or_else(|| panic!("a session cookie in {:?}", self.set_cookies));
         line.split(';').next().unwrap().to_owned()
     }
@@ -243,7 +250,7 @@ async fn closed_registration_says_so_and_creates_nobody() {
     )
     .await;
     assert_html(&refused, 403);
-    assert!(refused.set_cookie(auth::SESSION_COOKIE).is_none());
+    assert!(refused.set_cookie(SESSION_COOKIE).is_none());
     assert_eq!(server.role_of("newbie").await, None);
     server.stop().await;
 }
@@ -265,7 +272,7 @@ async fn invitation_registration_needs_the_code() {
         .await;
         assert_html(&refused, 403);
         assert!(refused.has_error_message(), "{code:?}: {}", refused.html);
-        assert!(refused.set_cookie(auth::SESSION_COOKIE).is_none());
+        assert!(refused.set_cookie(SESSION_COOKIE).is_none());
         assert_eq!(server.role_of("newbie").await, None, "{code:?}");
     }
 
@@ -303,8 +310,8 @@ async fn open_registration_refuses_taken_names_and_short_passwords() {
     let again = register("ana", "another-password").await;
     assert_html(&again, 409);
     assert!(again.has_error_message(), "{}", again.html);
-    assert!(again.set_cookie(auth::SESSION_COOKIE).is_none());
-    let users = server.state.store.users().await.unwrap();
+    assert!(again.set_cookie(SESSION_COOKIE).is_none());
+    let users = server.state.domain.store.users().await.unwrap();
     assert_eq!(users.iter().filter(|u| u.name == "ana").count(), 1);
 
     // Seven characters are one too few; eight will do.
@@ -356,7 +363,7 @@ async fn the_login_form_signs_in_sends_back_only_locally_and_signs_out() {
 
     let signed_in = login("ana-password", "/problems/stones").await;
     assert_redirect(&signed_in, "/problems/stones");
-    let line = signed_in.set_cookie(auth::SESSION_COOKIE).unwrap();
+    let line = signed_in.set_cookie(SESSION_COOKIE).unwrap();
     assert!(line.contains("HttpOnly"), "{line}");
     let cookie = signed_in.session();
     for hostile in [
@@ -374,7 +381,7 @@ async fn the_login_form_signs_in_sends_back_only_locally_and_signs_out() {
         "{}",
         refused.html
     );
-    assert!(refused.set_cookie(auth::SESSION_COOKIE).is_none());
+    assert!(refused.set_cookie(SESSION_COOKIE).is_none());
     assert!(refused.html.contains(r#"value="ana""#), "the name is kept");
 
     assert_html(
@@ -383,10 +390,9 @@ async fn the_login_form_signs_in_sends_back_only_locally_and_signs_out() {
     );
     let out = page(server.post("/logout", Some(cookie.as_str()))).await;
     assert_eq!(out.status, 303, "{}", out.html);
-    let cleared = out.set_cookie(auth::SESSION_COOKIE).unwrap();
+    let cleared = out.set_cookie(SESSION_COOKIE).unwrap();
     assert!(
-        cleared.starts_with(&format!("{}=;", auth::SESSION_COOKIE))
-            && cleared.contains("Max-Age=0"),
+        cleared.starts_with(&format!("{}=;", SESSION_COOKIE)) && cleared.contains("Max-Age=0"),
         "{cleared}"
     );
     let after = page(server.get("/submissions", Some(cookie.as_str()))).await;
@@ -611,7 +617,7 @@ fn unescape(text: &str) -> String {
 /// A course taught by `teacher` with `student` in it and an assignment of Stones: the teacher
 /// sees what the student submits for it.
 async fn teaches(server: &Server, teacher: &Account, student: &Account) -> i64 {
-    let store = &server.state.store;
+    let store = &server.state.domain.store;
     let course = store
         .create_course("Games", &format!("CODE{}", student.id), teacher.id, 1)
         .await
@@ -772,6 +778,7 @@ async fn answers_are_queued_through_the_answer_form() {
     let ana = server.user("ana", Role::Student).await;
     let version = server
         .state
+        .domain
         .problems
         .get("stones")
         .unwrap()
@@ -850,6 +857,7 @@ async fn queue_program(server: &Server, user: &Account, assignment: Option<i64>)
     let now = grundy_server::now_ms();
     server
         .state
+        .domain
         .store
         .create_submission(&new, now)
         .await
@@ -864,7 +872,7 @@ async fn teachers_filter_submissions_by_verdict() {
     let tom = server.user("tom", Role::Teacher).await;
     let zoe = server.user("zoe", Role::Teacher).await;
     let homework = teaches(&server, &tom, &ana).await;
-    let store = &server.state.store;
+    let store = &server.state.domain.store;
     // One submission judged wrong, one still queued: a verdict filter tells them apart.
     let judged = queue_program(&server, &ana, Some(homework)).await;
     let now = grundy_server::now_ms();
@@ -1007,6 +1015,7 @@ async fn teachers_upload_packages_through_the_form() {
     let version = || {
         server
             .state
+            .domain
             .problems
             .get("pebbles")
             .map(|e| e.problem.spec.version)
@@ -1151,7 +1160,14 @@ async fn course_pages_keep_each_course_to_its_members() {
     assert_eq!(created.status, 303, "{}", created.html);
     let assignment_path = created.location.clone();
     let id: i64 = assignment_path.rsplit('/').next().unwrap().parse().unwrap();
-    let stored = server.state.store.assignment(id).await.unwrap().unwrap();
+    let stored = server
+        .state
+        .domain
+        .store
+        .assignment(id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.spec.problems, ["stones", "nim"]);
     assert!(stored.spec.personal_tests);
     assert_eq!(

@@ -2,33 +2,30 @@
 //! problems and rejudging, health; described by the OpenAPI document at `/api/openapi.json`
 //! and browsable with the vendored Swagger UI at `/api/docs`.
 
-pub(crate) mod account;
-pub(crate) mod assignments;
-pub(crate) mod courses;
-pub(crate) mod problems;
-pub(crate) mod submissions;
-pub(crate) mod teaching;
-pub mod views;
+mod account;
+mod assignments;
+mod caller;
+mod courses;
+mod error;
+mod problems;
+mod submissions;
+mod teaching;
+mod views;
 
-pub(crate) use problems::{INSTANCES_PER_SUBTASK, personal_seed};
+pub(crate) use error::{error_response, status_response};
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
 use axum::{Json, Router};
-use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
-use tower_http::csrf::CsrfLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::{ApiError, AppState, RequestLimits};
+use crate::{AppState, RequestLimits};
+use error::ApiError;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -64,7 +61,7 @@ impl Modify for Security {
         components.add_security_scheme(
             "session",
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(
-                crate::auth::SESSION_COOKIE,
+                crate::http::auth::SESSION_COOKIE,
             ))),
         );
     }
@@ -133,40 +130,12 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     described(RequestLimits::default()).into_openapi()
 }
 
-pub(crate) fn routes(state: AppState) -> Router {
-    let (api, doc) = described(state.limits.clone()).split_for_parts();
+/// The API's routes and the browsable documentation.
+pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
+    let (api, doc) = described(limits).split_for_parts();
     Router::new()
         .merge(api)
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", doc))
-        .merge(crate::web::routes(state.limits.clone()))
-        .fallback(not_found)
-        // Browsers send cookies with cross-site requests; writes from other origins are refused.
-        // Scripts with tokens send neither `Origin` nor `Sec-Fetch-Site` and pass.
-        .layer(CsrfLayer::new().with_rejection_response(|_| {
-            (
-                StatusCode::FORBIDDEN,
-                "cross-origin request refused (CSRF protection)",
-            )
-                .into_response()
-        }))
-        .layer(axum::middleware::from_fn(crate::error::shape_errors))
-        .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
-        .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
-        .layer(CatchPanicLayer::custom(|_| {
-            ApiError::Internal("a handler panicked".into()).into_response()
-        }))
-        .with_state(state)
-}
-
-/// JSON for API addresses, a page for the rest.
-async fn not_found(uri: axum::http::Uri, visitor: crate::web::Visitor) -> axum::response::Response {
-    if uri.path().starts_with("/api/") {
-        ApiError::NotFound("this route".into()).into_response()
-    } else {
-        crate::web::not_found(visitor).await
-    }
 }
 
 /// The JSON body of a handler's success, for brevity in signatures.

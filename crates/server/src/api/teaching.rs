@@ -1,7 +1,5 @@
 //! Teachers' work: problem packages in, packages out, variants of built-in games, rejudging.
 
-use std::sync::Arc;
-
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, JsonRejection};
@@ -9,83 +7,13 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
-use grundy_problems::{Problem, VariantRequest};
+use grundy_problems::VariantRequest;
 
-use super::problems::find;
+use super::caller::Teacher;
+use super::error::{ApiError, rejection};
 use super::views::{Created, ErrorBody, ProblemSummary, Queued};
-use crate::auth::{CurrentUser, Teacher};
-use crate::error::rejection;
-use crate::registry::{self, Entry, Origin};
-use crate::{ApiError, AppState, now_ms};
-
-/// Stores a new custom problem, or a new version of one the caller owns, and offers it.
-async fn publish(
-    state: &AppState,
-    user: &CurrentUser,
-    mut problem: Problem,
-    origin: Origin,
-    content: &[u8],
-) -> Result<Arc<Entry>, ApiError> {
-    let slug = problem.slug().to_owned();
-    if !grundy_problems::is_valid_slug(&slug) {
-        return Err(ApiError::Invalid(format!(
-            "the slug {slug:?} is not allowed: 2 to 48 lower-case letters, digits and '-'"
-        )));
-    }
-    if state.problems.is_builtin(&slug) {
-        return Err(ApiError::Conflict(format!(
-            "{slug:?} is a built-in problem; choose another slug"
-        )));
-    }
-    let version = state
-        .store
-        .put_custom_problem(&slug, origin.as_str(), user.0.id, content, now_ms())
-        .await?;
-    problem.spec.version = u32::try_from(version)
-        .map_err(|_| ApiError::Internal(format!("version {version} of {slug}")))?;
-    // A package's digest hashes all its tests: off the async threads.
-    let (problem, digest) = tokio::task::spawn_blocking(move || {
-        let digest = grundy_judge::testset::digest(&problem);
-        (problem, digest)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("digesting {slug}: {e}")))?;
-    registry::record_version(&state.store, &problem, origin, digest).await?;
-    let entry = state.problems.insert(problem, origin, user.0.id);
-    tracing::info!(slug = %slug, version, origin = origin.as_str(), user = %user.0.name, "problem published");
-    Ok(entry)
-}
-
-/// Reads a zipped package (off the async threads) and publishes it.
-pub(crate) async fn publish_package(
-    state: &AppState,
-    user: &CurrentUser,
-    bytes: Bytes,
-) -> Result<Arc<Entry>, ApiError> {
-    let unpacked = bytes.clone();
-    let problem = tokio::task::spawn_blocking(move || {
-        grundy_problems::read_zip(&unpacked, &registry::package_limits())
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("reading a package: {e}")))?
-    .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    publish(state, user, problem, Origin::Package, &bytes).await
-}
-
-/// Builds a variant of `base` as the request describes and publishes it.
-pub(crate) async fn publish_variant(
-    state: &AppState,
-    user: &CurrentUser,
-    base: &Problem,
-    request: &VariantRequest,
-) -> Result<Arc<Entry>, ApiError> {
-    let files =
-        grundy_problems::variant(base, request).map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let problem =
-        Problem::from_files(&request.slug, &files).map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let content = serde_json::to_vec(&files).map_err(|e| ApiError::Internal(e.to_string()))?;
-    publish(state, user, problem, Origin::Variant, &content).await
-}
+use crate::AppState;
+use crate::domain::{Error, teaching};
 
 /// Uploads a problem package: a zip in the Kattis/ICPC layout (`problem.yaml`,
 /// `statement/problem.en.md`, `data/sample/*.in|.ans`, `data/secret/*.in|.ans`, optionally
@@ -104,12 +32,12 @@ pub(super) async fn upload_package(
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge
+            Error::TooLarge
         } else {
-            ApiError::BadRequest(e.body_text())
+            Error::BadRequest(e.body_text())
         }
     })?;
-    let entry = publish_package(&state, &user, bytes).await?;
+    let entry = teaching::publish_package(&state.domain, &user, bytes).await?;
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
@@ -130,9 +58,10 @@ pub(super) async fn create_variant(
     Path(base): Path<String>,
     body: Result<Json<VariantRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
-    let base = find(&state, &base)?;
+    // An unknown base is "not found" whatever the body says.
+    crate::domain::problems::find(&state.domain, &base)?;
     let Json(request) = body.map_err(rejection)?;
-    let entry = publish_variant(&state, &user, &base.problem, &request).await?;
+    let entry = teaching::publish_variant(&state.domain, &user, &base, &request).await?;
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
@@ -146,15 +75,10 @@ pub(super) async fn create_variant(
         (status = 422, body = ErrorBody)))]
 pub(super) async fn export_problem(
     State(state): State<AppState>,
-    _: Teacher,
+    Teacher(user): Teacher,
     Path(slug): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let entry = find(&state, &slug)?;
-    let problem = entry.problem.clone();
-    let zip = tokio::task::spawn_blocking(move || grundy_problems::write_zip(&problem))
-        .await
-        .map_err(|e| ApiError::Internal(format!("writing a package: {e}")))?
-        .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let zip = teaching::export(&state.domain, &user, &slug).await?;
     Ok((
         [
             (CONTENT_TYPE, "application/zip".to_owned()),
@@ -177,11 +101,7 @@ pub(super) async fn rejudge(
     Teacher(user): Teacher,
     Path(id): Path<i64>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    super::submissions::visible(&state, &user, id).await?;
-    if !state.store.rejudge(id).await? {
-        return Err(ApiError::NotFound(format!("submission {id}")));
-    }
-    state.queued.notify_one();
+    teaching::rejudge(&state.domain, &user, id).await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(Created {
@@ -202,12 +122,6 @@ pub(super) async fn rejudge_problem(
     Teacher(user): Teacher,
     Path(slug): Path<String>,
 ) -> Result<(StatusCode, Json<Queued>), ApiError> {
-    if !crate::access::owns_problem(&state, &user.0, &slug).await? {
-        return Err(ApiError::Forbidden(
-            "only the problem's owner or an admin rejudges all of it",
-        ));
-    }
-    let queued = state.store.rejudge_problem(&slug).await?;
-    state.queued.notify_waiters();
+    let queued = teaching::rejudge_problem(&state.domain, &user, &slug).await?;
     Ok((StatusCode::ACCEPTED, Json(Queued { queued })))
 }

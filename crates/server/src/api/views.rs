@@ -3,10 +3,12 @@
 use std::collections::BTreeMap;
 
 use grundy_judge::Verdict;
-use grundy_store::{Submission, TestRow, User};
+use grundy_store::{Feedback, Submission, TestRow, User};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::domain::problems::Drawn;
+use crate::domain::submissions::{Detail, ShownTest};
 use crate::registry::Entry;
 
 /// Every error: a stable code and a message for people.
@@ -134,6 +136,26 @@ pub struct InstanceList {
     pub instances: Vec<InstanceView>,
 }
 
+impl InstanceList {
+    /// What a student is shown of drawn instances: inputs, never answers.
+    pub fn of(drawn: Drawn) -> InstanceList {
+        InstanceList {
+            problem: drawn.problem.problem.slug().to_owned(),
+            version: drawn.version,
+            draw: drawn.draw,
+            instances: drawn
+                .instances
+                .into_iter()
+                .map(|(group, i)| InstanceView {
+                    group,
+                    name: i.name,
+                    input: i.input,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A program (`language` and `source`) or answers (`answers`: instance name → output).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -182,7 +204,18 @@ pub struct TestView {
 }
 
 impl From<TestRow> for TestView {
-    fn from(t: TestRow) -> TestView {
+    fn from(row: TestRow) -> TestView {
+        TestView::from(ShownTest {
+            row,
+            input: None,
+            expected: None,
+        })
+    }
+}
+
+impl From<ShownTest> for TestView {
+    fn from(shown: ShownTest) -> TestView {
+        let t = shown.row;
         TestView {
             position: t.position,
             group: t.name.group,
@@ -192,8 +225,8 @@ impl From<TestRow> for TestView {
             wall_ms: t.wall_ms,
             memory_kib: t.memory_kib,
             message: t.message,
-            input: None,
-            expected: None,
+            input: shown.input,
+            expected: shown.expected,
         }
     }
 }
@@ -252,9 +285,21 @@ pub struct SubmissionDetail {
     pub source: String,
     /// `verdict`, `tests` or `inputs`: what the caller is shown of the tests (an assignment's
     /// rule for its students; `tests` for practice; `inputs` for teachers).
-    pub feedback: String,
+    #[schema(value_type = String)]
+    pub feedback: Feedback,
     /// Empty when the feedback level is `verdict`.
     pub tests: Vec<TestView>,
+}
+
+impl From<Detail> for SubmissionDetail {
+    fn from(detail: Detail) -> SubmissionDetail {
+        SubmissionDetail {
+            submission: detail.submission.into(),
+            source: detail.source,
+            feedback: detail.feedback,
+            tests: detail.tests.into_iter().map(TestView::from).collect(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]

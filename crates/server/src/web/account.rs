@@ -7,13 +7,12 @@ use axum::extract::{Query, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
-use grundy_store::Role;
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 
-use super::{Frame, PageError, Registration, Visitor, local_path};
-use crate::api::account::add_user;
-use crate::{ApiError, AppState, auth, now_ms};
+use super::{Frame, PageError, Visitor, local_path};
+use crate::AppState;
+use crate::domain::{Error, Registration, accounts};
+use crate::http::{self, auth};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct NextQuery {
@@ -30,6 +29,10 @@ pub(super) struct LoginPage {
     can_register: bool,
 }
 
+fn can_register(state: &AppState) -> bool {
+    state.domain.policy.registration != Registration::Closed
+}
+
 pub(super) async fn login_page(
     State(state): State<AppState>,
     Visitor(user): Visitor,
@@ -40,7 +43,7 @@ pub(super) async fn login_page(
         next: local_path(query.next.as_deref()).to_owned(),
         name: String::new(),
         error: None,
-        can_register: state.limits.registration != Registration::Closed,
+        can_register: can_register(&state),
     }
 }
 
@@ -51,24 +54,16 @@ pub(super) struct LoginForm {
     next: Option<String>,
 }
 
-/// Starts a session (a new one, whatever cookie came in) and goes where the visitor was headed.
-async fn sign_in(
-    state: &AppState,
-    headers: &HeaderMap,
-    user_id: i64,
-    next: &str,
-) -> Result<Response, PageError> {
-    let previous = auth::session_secret(headers);
-    let secret = auth::start_session(&state.store, user_id, previous.as_deref()).await?;
-    state.store.delete_expired_sessions(now_ms()).await?;
-    Ok((
+/// Sets the new session's cookie and goes where the visitor was headed.
+fn signed_in(state: &AppState, secret: &str, next: &str) -> Response {
+    (
         AppendHeaders([(
             SET_COOKIE,
-            auth::session_cookie(&secret, state.limits.secure_cookies),
+            auth::session_cookie(secret, state.limits.secure_cookies),
         )]),
         Redirect::to(next),
     )
-        .into_response())
+        .into_response()
 }
 
 pub(super) async fn login(
@@ -77,18 +72,27 @@ pub(super) async fn login(
     Form(form): Form<LoginForm>,
 ) -> Result<Response, PageError> {
     let next = local_path(form.next.as_deref()).to_owned();
-    match auth::check_login(&state, &form.name, &form.password).await? {
-        Some(user) => sign_in(&state, &headers, user.id, &next).await,
-        None => {
+    let previous = auth::session_secret(&headers);
+    match accounts::log_in(
+        &state.domain,
+        &form.name,
+        &form.password,
+        previous.as_deref(),
+    )
+    .await
+    {
+        Ok(session) => Ok(signed_in(&state, &session.secret, &next)),
+        Err(Error::BadLogin) => {
             let page = LoginPage {
                 frame: Frame::new(None, "Log in"),
                 next,
                 name: form.name,
-                error: Some(ApiError::BadLogin.to_string()),
-                can_register: state.limits.registration != Registration::Closed,
+                error: Some(Error::BadLogin.to_string()),
+                can_register: can_register(&state),
             };
             Ok((StatusCode::UNAUTHORIZED, page).into_response())
         }
+        Err(other) => Err(other.into()),
     }
 }
 
@@ -97,7 +101,7 @@ pub(super) async fn logout(
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     if let Some(secret) = auth::session_secret(&headers) {
-        auth::end_session(&state.store, &secret).await?;
+        accounts::log_out(&state.domain, &secret).await?;
     }
     Ok((
         AppendHeaders([(SET_COOKIE, auth::expired_cookie())]),
@@ -124,8 +128,11 @@ fn register_page_for(
 ) -> RegisterPage {
     RegisterPage {
         frame: Frame::new(user, "Register"),
-        open: state.limits.registration != Registration::Closed,
-        needs_code: matches!(state.limits.registration, Registration::Invitation(_)),
+        open: can_register(state),
+        needs_code: matches!(
+            state.domain.policy.registration,
+            Registration::Invitation(_)
+        ),
         name,
         error,
     }
@@ -145,35 +152,26 @@ pub(super) struct RegisterForm {
     code: Option<String>,
 }
 
-/// Compared as digests so the time taken says nothing about how much of a guess was right.
-fn same_code(given: &str, expected: &str) -> bool {
-    Sha256::digest(given.trim().as_bytes()) == Sha256::digest(expected.as_bytes())
-}
-
 /// A new student account, signed in at once.
 pub(super) async fn register(
     State(state): State<AppState>,
     headers: HeaderMap,
     Form(form): Form<RegisterForm>,
 ) -> Result<Response, PageError> {
-    let refused = match &state.limits.registration {
-        Registration::Closed => Some("registration is closed".to_owned()),
-        Registration::Open => None,
-        Registration::Invitation(code) => (!same_code(form.code.as_deref().unwrap_or(""), code))
-            .then(|| "the invitation code is not right".to_owned()),
-    };
-    if let Some(reason) = refused {
-        let page = register_page_for(&state, None, form.name, Some(reason));
-        return Ok((StatusCode::FORBIDDEN, page).into_response());
-    }
-    match add_user(&state, &form.name, Role::Student, Some(form.password)).await {
-        Ok(user) => {
-            tracing::info!(user = %user.name, "registered");
-            sign_in(&state, &headers, user.id, "/problems").await
-        }
-        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
+    let previous = auth::session_secret(&headers);
+    let registered = accounts::register(
+        &state.domain,
+        &form.name,
+        form.password,
+        form.code.as_deref(),
+        previous.as_deref(),
+    )
+    .await;
+    match registered {
+        Ok(session) => Ok(signed_in(&state, &session.secret, "/problems")),
+        Err(Error::Internal(cause)) => Err(Error::Internal(cause).into()),
         Err(refused) => {
-            let status = refused.status();
+            let status = http::status(&refused);
             let page = register_page_for(&state, None, form.name, Some(refused.to_string()));
             Ok((status, page).into_response())
         }

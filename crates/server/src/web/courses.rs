@@ -11,20 +11,40 @@ use axum::Form;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use grundy_coursework::gradebook::format_points;
-use grundy_coursework::{Deadlines, Timing};
-use grundy_store::{Assignment, MemberRole, User};
+use grundy_store::{Assignment, Feedback, MemberRole, Scoring, User};
 use serde::Deserialize;
 
-use super::{Frame, PageError, SignedIn, when};
-use crate::api::assignments::{self, AssignmentBody, StudentInstances};
-use crate::api::courses::{self, CourseView, ImportReport};
-use crate::{ApiError, AppState, access};
+use super::{Frame, PageError, SignedIn, refused, when};
+use crate::AppState;
+use crate::domain::assignments::{self, Draft, Part, StudentInstances};
+use crate::domain::courses::{self, Import, ImportReport, Membership};
+use crate::domain::{Error, problems};
+
+/// A course as a page shows it.
+struct CourseLine {
+    id: i64,
+    title: String,
+    /// Shown to the course's teachers only.
+    join_code: Option<String>,
+    role: &'static str,
+}
+
+impl CourseLine {
+    fn of(membership: &Membership) -> CourseLine {
+        CourseLine {
+            id: membership.course.id,
+            title: membership.course.title.clone(),
+            join_code: membership.join_code().map(str::to_owned),
+            role: membership.role.as_str(),
+        }
+    }
+}
 
 #[derive(Template, WebTemplate)]
 #[template(path = "courses/list.html")]
 pub(super) struct CoursesPage {
     frame: Frame,
-    courses: Vec<CourseView>,
+    courses: Vec<CourseLine>,
     error: Option<String>,
 }
 
@@ -33,7 +53,11 @@ async fn courses_page(
     user: User,
     error: Option<String>,
 ) -> Result<CoursesPage, PageError> {
-    let courses = courses::visible_courses(state, &user).await?;
+    let courses = courses::mine(&state.domain, &user)
+        .await?
+        .into_iter()
+        .map(|membership| CourseLine::of(&membership))
+        .collect();
     Ok(CoursesPage {
         frame: Frame::new(Some(user), "Courses"),
         courses,
@@ -48,14 +72,6 @@ pub(super) async fn list(
     Ok(courses_page(&state, user, None).await?.into_response())
 }
 
-/// A refused form comes back with the API's status and reason.
-fn refused(error: ApiError, page: impl IntoResponse) -> Result<Response, PageError> {
-    match error {
-        ApiError::Internal(cause) => Err(ApiError::Internal(cause).into()),
-        other => Ok((other.status(), page).into_response()),
-    }
-}
-
 #[derive(Debug, Deserialize)]
 pub(super) struct JoinForm {
     code: String,
@@ -66,8 +82,8 @@ pub(super) async fn join(
     SignedIn(user): SignedIn,
     Form(form): Form<JoinForm>,
 ) -> Result<Response, PageError> {
-    match courses::join(&state, &user, &form.code).await {
-        Ok(course) => Ok(Redirect::to(&format!("/courses/{}", course.id)).into_response()),
+    match courses::join(&state.domain, &user, &form.code).await {
+        Ok(joined) => Ok(Redirect::to(&format!("/courses/{}", joined.course.id)).into_response()),
         Err(e) => {
             let page = courses_page(&state, user, Some(e.to_string())).await?;
             refused(e, page)
@@ -85,11 +101,7 @@ pub(super) async fn create(
     SignedIn(user): SignedIn,
     Form(form): Form<NewCourseForm>,
 ) -> Result<Response, PageError> {
-    let made = match crate::auth::CurrentUser(user.clone()).require_teacher() {
-        Ok(()) => courses::create(&state, user.id, &form.title).await,
-        Err(e) => Err(e),
-    };
-    match made {
+    match courses::create(&state.domain, &user, &form.title).await {
         Ok(course) => Ok(Redirect::to(&format!("/courses/{}", course.id)).into_response()),
         Err(e) => {
             let page = courses_page(&state, user, Some(e.to_string())).await?;
@@ -114,20 +126,11 @@ struct AssignmentLine {
     problems: usize,
 }
 
-fn status_of(deadlines: &Deadlines, now: i64) -> &'static str {
-    match deadlines.timing(now) {
-        Timing::NotOpen => "upcoming",
-        Timing::Open { penalty_percent: 0 } => "open",
-        Timing::Open { .. } => "late",
-        Timing::Closed => "closed",
-    }
-}
-
 #[derive(Template, WebTemplate)]
 #[template(path = "courses/course.html")]
 pub(super) struct CoursePage {
     frame: Frame,
-    course: CourseView,
+    course: CourseLine,
     teaching: bool,
     members: Vec<MemberLine>,
     assignments: Vec<AssignmentLine>,
@@ -142,14 +145,10 @@ async fn course_page(
     report: Option<ImportReport>,
     error: Option<String>,
 ) -> Result<CoursePage, PageError> {
-    let (course, role) = access::course(state, &user, id).await?;
-    let teaching = role == MemberRole::Teacher;
-    let members = state
-        .store
-        .members(id)
-        .await?
+    let overview = courses::overview(&state.domain, &user, id).await?;
+    let members = overview
+        .members
         .into_iter()
-        .filter(|m| teaching || m.role == MemberRole::Teacher)
         .map(|m| MemberLine {
             id: m.user_id,
             name: m.name,
@@ -157,34 +156,21 @@ async fn course_page(
             joined: when(m.joined_at),
         })
         .collect();
-    let now = state.clock.now();
-    let mut assignments = Vec::new();
-    for a in state.store.assignments(id).await? {
-        // Teachers see the class's times; a student their own.
-        let extension = if teaching {
-            None
-        } else {
-            state
-                .store
-                .extensions(a.id)
-                .await?
-                .into_iter()
-                .find(|e| e.user_id == user.id)
-                .map(|e| e.due_at)
-        };
-        let deadlines = Deadlines::for_student(&a.spec, extension);
-        assignments.push(AssignmentLine {
-            id: a.id,
-            title: a.spec.title.clone(),
-            due: when(deadlines.due_at),
-            status: status_of(&deadlines, now),
-            problems: a.spec.problems.len(),
-        });
-    }
+    let assignments = overview
+        .assignments
+        .into_iter()
+        .map(|listed| AssignmentLine {
+            id: listed.assignment.id,
+            problems: listed.assignment.spec.problems.len(),
+            title: listed.assignment.spec.title,
+            due: when(listed.deadlines.due_at),
+            status: listed.window.as_str(),
+        })
+        .collect();
     Ok(CoursePage {
-        frame: Frame::new(Some(user), course.title.clone()),
-        course: CourseView::of(course, role),
-        teaching,
+        frame: Frame::new(Some(user), overview.membership.course.title.clone()),
+        teaching: overview.membership.teaching(),
+        course: CourseLine::of(&overview.membership),
         members,
         assignments,
         report,
@@ -217,16 +203,19 @@ pub(super) async fn import(
     Path(id): Path<i64>,
     Form(form): Form<ImportForm>,
 ) -> Result<Response, PageError> {
-    access::teaching(&state, &user, id).await?;
     let role = MemberRole::parse(&form.role)
-        .ok_or_else(|| ApiError::BadRequest(format!("unknown role {:?}", form.role)))?;
-    let names: Vec<String> = form
-        .names
-        .split(['\n', ',', ';'])
-        .map(|n| n.trim().to_owned())
-        .filter(|n| !n.is_empty())
-        .collect();
-    match courses::import(&state, id, &names, role, form.create_missing.is_some()).await {
+        .ok_or_else(|| Error::BadRequest(format!("unknown role {:?}", form.role)))?;
+    let import = Import {
+        names: form
+            .names
+            .split(['\n', ',', ';'])
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect(),
+        role,
+        create_missing: form.create_missing.is_some(),
+    };
+    match courses::import(&state.domain, &user, id, import).await {
         Ok(report) => Ok(course_page(&state, user, id, Some(report), None)
             .await?
             .into_response()),
@@ -242,8 +231,7 @@ pub(super) async fn remove_member(
     SignedIn(user): SignedIn,
     Path((id, member)): Path<(i64, i64)>,
 ) -> Result<Response, PageError> {
-    access::teaching(&state, &user, id).await?;
-    match courses::remove(&state, id, member).await {
+    match courses::remove_member(&state.domain, &user, id, member).await {
         Ok(()) => Ok(Redirect::to(&format!("/courses/{id}")).into_response()),
         Err(e) => {
             let page = course_page(&state, user, id, None, Some(e.to_string())).await?;
@@ -262,7 +250,7 @@ struct ProblemChoice {
 #[template(path = "courses/new_assignment.html")]
 pub(super) struct NewAssignmentPage {
     frame: Frame,
-    course: CourseView,
+    course: CourseLine,
     problems: Vec<ProblemChoice>,
     form: AssignmentForm,
     error: Option<String>,
@@ -294,11 +282,11 @@ fn local(ms: i64) -> String {
         .unwrap_or_default()
 }
 
-fn parse_local(field: &str, text: &str) -> Result<i64, ApiError> {
+fn parse_local(field: &str, text: &str) -> Result<i64, Error> {
     let text = text.get(..16).unwrap_or(text);
     time::PrimitiveDateTime::parse(text, LOCAL_TIME)
         .map(|t| (t.assume_utc().unix_timestamp_nanos() / 1_000_000) as i64)
-        .map_err(|_| ApiError::BadRequest(format!("{field}: give a date and time (UTC)")))
+        .map_err(|_| Error::BadRequest(format!("{field}: give a date and time (UTC)")))
 }
 
 impl AssignmentForm {
@@ -319,13 +307,13 @@ impl AssignmentForm {
         }
     }
 
-    fn body(&self) -> Result<AssignmentBody, ApiError> {
+    fn draft(&self) -> Result<Draft, Error> {
         let number = |field: &str, text: &str| {
             text.trim()
                 .parse::<i64>()
-                .map_err(|_| ApiError::BadRequest(format!("{field}: give a whole number")))
+                .map_err(|_| Error::BadRequest(format!("{field}: give a whole number")))
         };
-        Ok(AssignmentBody {
+        Ok(Draft {
             title: self.title.clone(),
             opens_at: parse_local("opens", &self.opens)?,
             due_at: parse_local("due", &self.due)?,
@@ -334,8 +322,15 @@ impl AssignmentForm {
             penalty_step_ms: Some(
                 number("penalty step", &self.penalty_step_hours)?.saturating_mul(3_600_000),
             ),
-            scoring: Some(self.scoring.clone()),
-            feedback: Some(self.feedback.clone()),
+            scoring: Scoring::parse(&self.scoring).ok_or_else(|| {
+                Error::BadRequest(format!("unknown scoring {:?} (best or last)", self.scoring))
+            })?,
+            feedback: Feedback::parse(&self.feedback).ok_or_else(|| {
+                Error::BadRequest(format!(
+                    "unknown feedback {:?} (verdict, tests or inputs)",
+                    self.feedback
+                ))
+            })?,
             personal_tests: self.personal_tests,
             problems: self.problems.clone(),
         })
@@ -349,10 +344,8 @@ async fn new_assignment_page(
     form: AssignmentForm,
     error: Option<String>,
 ) -> Result<NewAssignmentPage, PageError> {
-    let course = access::teaching(state, &user, id).await?;
-    let problems = state
-        .problems
-        .list()
+    let membership = courses::teaching(&state.domain, &user, id).await?;
+    let problems = problems::list(&state.domain, None)
         .iter()
         .map(|e| ProblemChoice {
             slug: e.problem.slug().to_owned(),
@@ -361,8 +354,11 @@ async fn new_assignment_page(
         })
         .collect();
     Ok(NewAssignmentPage {
-        frame: Frame::new(Some(user), format!("New assignment — {}", course.title)),
-        course: CourseView::of(course, MemberRole::Teacher),
+        frame: Frame::new(
+            Some(user),
+            format!("New assignment — {}", membership.course.title),
+        ),
+        course: CourseLine::of(&membership),
         problems,
         form,
         error,
@@ -374,7 +370,7 @@ pub(super) async fn new_assignment(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    let form = AssignmentForm::starting(state.clock.now());
+    let form = AssignmentForm::starting(state.domain.clock.now());
     Ok(new_assignment_page(&state, user, id, form, None)
         .await?
         .into_response())
@@ -403,8 +399,8 @@ pub(super) async fn create_assignment(
             _ => {}
         }
     }
-    let made = match form.body() {
-        Ok(body) => assignments::create(&state, &user, id, body).await,
+    let made = match form.draft() {
+        Ok(draft) => assignments::create(&state.domain, &user, id, draft).await,
         Err(e) => Err(e),
     };
     match made {
@@ -515,14 +511,14 @@ async fn assignment_page(
     id: i64,
     error: Option<String>,
 ) -> Result<AssignmentPage, PageError> {
-    let (found, role) = access::assignment(state, &user, id).await?;
-    let teaching = role == MemberRole::Teacher;
+    let view = assignments::view(&state.domain, &user, id).await?;
+    let found = &view.assignment;
     let problems = found
         .spec
         .problems
         .iter()
         .map(|slug| {
-            let entry = state.problems.get(slug);
+            let entry = problems::find(&state.domain, slug).ok();
             ProblemLine {
                 slug: slug.clone(),
                 title: entry
@@ -542,13 +538,13 @@ async fn assignment_page(
         closes: when(found.spec.closes_at),
         my_due: String::new(),
         my_closes: String::new(),
-        status: "open",
-        penalty: penalty_words(&found),
+        status: view.window.as_str(),
+        penalty: penalty_words(found),
         scoring: found.spec.scoring.as_str().to_owned(),
         feedback: found.spec.feedback.as_str().to_owned(),
         personal_tests: found.spec.personal_tests,
         problems,
-        teaching,
+        teaching: view.role == MemberRole::Teacher,
         mine: Vec::new(),
         my_total: String::new(),
         grades: Vec::new(),
@@ -560,62 +556,57 @@ async fn assignment_page(
         extension_default: local(found.spec.due_at.saturating_add(2 * 86_400_000)),
         error,
     };
-    let now = state.clock.now();
-    if teaching {
-        let book = assignments::grade(state, &found).await?;
-        page.status = status_of(&Deadlines::for_student(&found.spec, None), now);
-        page.max_total = book.max_total;
-        page.means = book
-            .class
-            .mean_scores
-            .iter()
-            .map(|m| format_points(*m))
-            .collect();
-        page.mean_total = format_points(book.class.mean_total);
-        let names: BTreeMap<i64, String> = book
-            .rows
-            .iter()
-            .map(|r| (r.user_id, r.name.clone()))
-            .collect();
-        // The gradebook's order: by name.
-        page.students = book
-            .rows
-            .iter()
-            .map(|r| (r.user_id, r.name.clone()))
-            .collect();
-        page.grades = book
-            .rows
-            .iter()
-            .map(|r| GradeLine {
-                user_id: r.user_id,
-                name: r.name.clone(),
-                due: when(r.due_at),
-                cells: r.cells.iter().map(CellLine::of).collect(),
-                total: format_points(r.total),
-            })
-            .collect();
-        page.extensions = state
-            .store
-            .extensions(id)
-            .await?
-            .into_iter()
-            .map(|e| ExtensionLine {
-                user_id: e.user_id,
-                name: names
-                    .get(&e.user_id)
-                    .cloned()
-                    .unwrap_or_else(|| format!("#{}", e.user_id)),
-                due: when(e.due_at),
-            })
-            .collect();
-    } else {
-        let standing = assignments::standing(state, &found, &user).await?;
-        page.my_due = when(standing.due_at);
-        page.my_closes = when(standing.closes_at);
-        let extension = Some(standing.due_at);
-        page.status = status_of(&Deadlines::for_student(&found.spec, extension), now);
-        page.mine = standing.grade.cells.iter().map(CellLine::of).collect();
-        page.my_total = format_points(standing.grade.total);
+    match view.part {
+        Part::Teacher { extensions } => {
+            let book = assignments::gradebook(&state.domain, &user, id).await?;
+            page.max_total = book.max_total;
+            page.means = book
+                .class
+                .mean_scores
+                .iter()
+                .map(|m| format_points(*m))
+                .collect();
+            page.mean_total = format_points(book.class.mean_total);
+            let names: BTreeMap<i64, String> = book
+                .rows
+                .iter()
+                .map(|r| (r.user_id, r.name.clone()))
+                .collect();
+            // The gradebook's order: by name.
+            page.students = book
+                .rows
+                .iter()
+                .map(|r| (r.user_id, r.name.clone()))
+                .collect();
+            page.grades = book
+                .rows
+                .iter()
+                .map(|r| GradeLine {
+                    user_id: r.user_id,
+                    name: r.name.clone(),
+                    due: when(r.due_at),
+                    cells: r.cells.iter().map(CellLine::of).collect(),
+                    total: format_points(r.total),
+                })
+                .collect();
+            page.extensions = extensions
+                .into_iter()
+                .map(|e| ExtensionLine {
+                    user_id: e.user_id,
+                    name: names
+                        .get(&e.user_id)
+                        .cloned()
+                        .unwrap_or_else(|| format!("#{}", e.user_id)),
+                    due: when(e.due_at),
+                })
+                .collect();
+        }
+        Part::Student(standing) => {
+            page.my_due = when(standing.due_at);
+            page.my_closes = when(standing.closes_at);
+            page.mine = standing.grade.cells.iter().map(CellLine::of).collect();
+            page.my_total = format_points(standing.grade.total);
+        }
     }
     Ok(page)
 }
@@ -643,14 +634,13 @@ pub(super) async fn extend(
     Path(id): Path<i64>,
     Form(form): Form<ExtensionForm>,
 ) -> Result<Response, PageError> {
-    let found = access::assignment_as_teacher(&state, &user, id).await?;
     let due = if form.due.trim().is_empty() {
         Ok(None)
     } else {
         parse_local("extension", &form.due).map(Some)
     };
     let done = match due {
-        Ok(due) => assignments::extend(&state, &found, form.user, due).await,
+        Ok(due) => assignments::set_extension(&state.domain, &user, id, form.user, due).await,
         Err(e) => Err(e),
     };
     match done {
@@ -679,19 +669,13 @@ async fn instances_page(
     (id, student, slug): (i64, i64, String),
     error: Option<String>,
 ) -> Result<InstancesPage, PageError> {
-    let found = access::assignment_as_teacher(state, &user, id).await?;
-    let drawn = assignments::student_instances(state, &found, student, &slug).await?;
-    let name = state
-        .store
-        .user_by_id(student)
-        .await?
-        .map_or_else(|| format!("#{student}"), |u| u.name);
+    let draw = assignments::student_draw(&state.domain, &user, id, student, &slug).await?;
     Ok(InstancesPage {
-        frame: Frame::new(Some(user), format!("{name} — {slug}")),
+        frame: Frame::new(Some(user), format!("{} — {slug}", draw.student)),
         assignment: id,
-        assignment_title: found.spec.title,
-        student: name,
-        drawn,
+        assignment_title: draw.assignment.spec.title,
+        student: draw.student,
+        drawn: draw.drawn,
         error,
     })
 }
@@ -711,8 +695,7 @@ pub(super) async fn regenerate(
     SignedIn(user): SignedIn,
     Path((id, student, slug)): Path<(i64, i64, String)>,
 ) -> Result<Response, PageError> {
-    let found = access::assignment_as_teacher(&state, &user, id).await?;
-    match assignments::regenerate(&state, &found, student, &slug).await {
+    match assignments::regenerate(&state.domain, &user, id, student, &slug).await {
         Ok(_) => Ok(Redirect::to(&format!(
             "/assignments/{id}/students/{student}/problems/{slug}"
         ))
@@ -736,51 +719,10 @@ pub(super) async fn pin(
     Path((id, student, slug)): Path<(i64, i64, String)>,
     Form(form): Form<PinForm>,
 ) -> Result<Response, PageError> {
-    let found = access::assignment_as_teacher(&state, &user, id).await?;
-    assignments::pin(&state, &found, student, &slug, form.pinned == "true").await?;
+    let pinned = form.pinned == "true";
+    assignments::pin(&state.domain, &user, id, student, &slug, pinned).await?;
     Ok(Redirect::to(&format!(
         "/assignments/{id}/students/{student}/problems/{slug}"
     ))
     .into_response())
-}
-
-/// What a problem page shows when opened from an assignment: where the submission goes.
-#[derive(Debug, Clone)]
-pub(crate) struct AssignmentTag {
-    pub id: i64,
-    pub title: String,
-    pub due: String,
-    /// A student's instances are theirs from the opening; teachers' at any time.
-    pub opened: bool,
-}
-
-/// The assignment named by `?assignment=`, if the visitor is in its course and it lists the
-/// problem.
-pub(crate) async fn tag(
-    state: &AppState,
-    user: Option<&User>,
-    id: Option<i64>,
-    slug: &str,
-) -> Result<Option<AssignmentTag>, PageError> {
-    let (Some(user), Some(id)) = (user, id) else {
-        return Ok(None);
-    };
-    let (found, role) = access::assignment(state, user, id).await?;
-    if !found.spec.problems.iter().any(|p| p == slug) {
-        return Err(ApiError::NotFound(format!("problem {slug:?} in assignment {id}")).into());
-    }
-    let extension = state
-        .store
-        .extensions(id)
-        .await?
-        .into_iter()
-        .find(|e| e.user_id == user.id)
-        .map(|e| e.due_at);
-    Ok(Some(AssignmentTag {
-        id,
-        title: found.spec.title.clone(),
-        due: when(Deadlines::for_student(&found.spec, extension).due_at),
-        opened: role == MemberRole::Teacher
-            || assignments::not_before_opening(state, &found).is_ok(),
-    }))
 }

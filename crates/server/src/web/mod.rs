@@ -4,14 +4,16 @@
 //!
 //! Every page reads without JavaScript. Scripts only add: copy buttons, live test rows over SSE
 //! (`/api/v1/submissions/{id}/events`), and htmx filters that swap a table without a reload.
-//! The API's rules (validation, rate limits, permissions) are the pages' rules: handlers call
-//! the same functions.
+//! The pages and the API call the same operations (`domain`), so their rules (validation, rate
+//! limits, permissions) are the same.
 
 mod account;
 mod courses;
 mod student;
 mod teach;
 pub mod ui;
+
+pub(crate) use crate::domain::when;
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -22,24 +24,13 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use grundy_store::{Role, User};
+use grundy_store::User;
 use tower_http::timeout::TimeoutLayer;
 
-use crate::auth::CurrentUser;
-use crate::{ApiError, AppState, RequestLimits};
+use crate::domain::{Error, access};
+use crate::http::{self, auth};
+use crate::{AppState, RequestLimits};
 use ui::Ui;
-
-/// Who is registering accounts, as the operator chose.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Registration {
-    /// Accounts come from admins and teachers only.
-    #[default]
-    Closed,
-    /// Anyone may register as a student.
-    Open,
-    /// Anyone who knows this code may register as a student.
-    Invitation(String),
-}
 
 pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
     let pages = Router::new()
@@ -158,13 +149,11 @@ impl Frame {
     }
 
     pub fn is_teacher(&self) -> bool {
-        self.user
-            .as_ref()
-            .is_some_and(|u| matches!(u.role, Role::Teacher | Role::Admin))
+        self.user.as_ref().is_some_and(access::is_teacher)
     }
 
     pub fn is_admin(&self) -> bool {
-        self.user.as_ref().is_some_and(|u| u.role == Role::Admin)
+        self.user.as_ref().is_some_and(access::is_admin)
     }
 }
 
@@ -176,9 +165,9 @@ impl FromRequestParts<AppState> for Visitor {
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
-        match CurrentUser::from_request_parts(parts, state).await {
-            Ok(CurrentUser(user)) => Ok(Visitor(Some(user))),
-            Err(ApiError::Unauthorized) => Ok(Visitor(None)),
+        match auth::caller(parts, &state.domain).await {
+            Ok(user) => Ok(Visitor(user)),
+            Err(Error::Unauthorized) => Ok(Visitor(None)),
             Err(other) => Err(other.into()),
         }
     }
@@ -245,34 +234,28 @@ impl FromRequestParts<AppState> for TeacherPage {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
         let SignedIn(user) = SignedIn::from_request_parts(parts, state).await?;
-        if matches!(user.role, Role::Teacher | Role::Admin) {
+        if access::is_teacher(&user) {
             Ok(TeacherPage(user))
         } else {
-            Err(PageError::Api(
-                ApiError::Forbidden("these pages are for teachers and admins"),
+            Err(PageError::Refused(
+                Error::Forbidden("these pages are for teachers and admins"),
                 Some(user),
             ))
         }
     }
 }
 
-/// A page that could not be shown: an HTML error page with the API's message, or, for someone
-/// not signed in, the login page.
+/// A page that could not be shown: an HTML error page with the refusal's message, or, for
+/// someone not signed in, the login page.
 #[derive(Debug)]
 pub(crate) enum PageError {
-    Api(ApiError, Option<User>),
+    Refused(Error, Option<User>),
     LogIn { next: String },
 }
 
-impl From<ApiError> for PageError {
-    fn from(e: ApiError) -> Self {
-        PageError::Api(e, None)
-    }
-}
-
-impl From<grundy_store::StoreError> for PageError {
-    fn from(e: grundy_store::StoreError) -> Self {
-        PageError::Api(e.into(), None)
+impl From<Error> for PageError {
+    fn from(e: Error) -> Self {
+        PageError::Refused(e, None)
     }
 }
 
@@ -290,16 +273,24 @@ impl IntoResponse for PageError {
             PageError::LogIn { next } => {
                 Redirect::to(&format!("/login?next={}", url_encode(&next))).into_response()
             }
-            PageError::Api(error, user) => {
-                // The API error's own response logs internal causes and gives the status.
-                let status = error.status();
-                let message = error.to_string();
-                if let ApiError::Internal(cause) = &error {
-                    tracing::error!(%cause, "internal error on a page");
-                }
-                error_page(status, message, user)
+            PageError::Refused(error, user) => {
+                http::log_internal(&error);
+                error_page(http::status(&error), error.to_string(), user)
             }
         }
+    }
+}
+
+/// A form shown again with why it was refused, with the refusal's status and headers.
+pub(crate) fn refusal(error: &Error, page: impl IntoResponse) -> Response {
+    http::with_retry_after(error, (http::status(error), page).into_response())
+}
+
+/// A refused form shown again with its reason, or an error page when the service failed.
+pub(crate) fn refused(error: Error, page: impl IntoResponse) -> Result<Response, PageError> {
+    match error {
+        Error::Internal(cause) => Err(Error::Internal(cause).into()),
+        other => Ok(refusal(&other, page)),
     }
 }
 
@@ -317,7 +308,7 @@ pub(crate) fn error_page(status: StatusCode, message: String, user: Option<User>
 }
 
 /// The router's own "not found" for a page address.
-pub(crate) async fn not_found(Visitor(user): Visitor) -> Response {
+pub(crate) fn not_found(Visitor(user): Visitor) -> Response {
     let mut frame = Frame::new(user, "Not Found");
     frame.account_shown = true;
     let page = ErrorPage {
@@ -408,16 +399,6 @@ fn url_encode(text: &str) -> String {
     percent_encoding::utf8_percent_encode(text, QUERY_VALUE).to_string()
 }
 
-/// A stored time (Unix milliseconds) as people read it.
-pub(crate) fn when(ms: i64) -> String {
-    let format =
-        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second] UTC");
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(&format).ok())
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,11 +444,5 @@ mod tests {
     fn query_values_are_escaped_but_paths_stay_readable() {
         assert_eq!(url_encode("/problems/stones"), "/problems/stones");
         assert_eq!(url_encode("a b&c=d?é"), "a%20b%26c%3Dd%3F%C3%A9");
-    }
-
-    #[test]
-    fn times_read_as_utc() {
-        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(when(1_795_000_000_123), "2026-11-18 11:06:40 UTC");
     }
 }

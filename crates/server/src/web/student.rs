@@ -1,6 +1,6 @@
 //! The students' pages: problems, statements, submitting programs and answers, submissions.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -9,18 +9,18 @@ use axum::extract::{Multipart, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
-use grundy_store::{Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, User};
+use grundy_judge::Verdict;
+use grundy_store::{Submission, SubmissionKind, SubmissionStatus, User};
 use serde::Deserialize;
 
-use super::courses::AssignmentTag;
-use super::{Frame, PageError, SignedIn, Visitor, when};
-use crate::api::problems::find;
-use crate::api::submissions::{queue_submission, visible};
-use crate::api::views::NewSubmissionBody;
-use crate::api::{INSTANCES_PER_SUBTASK, personal_seed};
-use crate::auth::CurrentUser;
+use super::ui::SubmissionState;
+use super::{Frame, PageError, SignedIn, Visitor, refusal, when};
+use crate::AppState;
+use crate::domain::assignments::{self, Target};
+use crate::domain::submissions::{self, Filter, NewSubmission, Work};
+use crate::domain::{Error, problems};
+use crate::http::auth;
 use crate::registry::Entry;
-use crate::{ApiError, AppState};
 
 /// The statement language a visitor chose last (`?lang=` sets it).
 const LANGUAGE_COOKIE: &str = "grundy_lang";
@@ -55,20 +55,11 @@ pub(super) async fn problem_list(
     Visitor(user): Visitor,
     Query(query): Query<ListQuery>,
 ) -> Result<Response, PageError> {
-    let marks = match &user {
-        Some(u) => state.store.problem_marks(u.id).await?,
-        None => Vec::new(),
-    };
-    let marks: BTreeMap<String, _> = marks.into_iter().map(|m| (m.problem.clone(), m)).collect();
-    let entries = state.problems.list();
-    let tags: BTreeSet<String> = entries
-        .iter()
-        .flat_map(|e| e.problem.spec.tags.iter().cloned())
-        .collect();
+    let domain = &state.domain;
+    let marks = problems::marks(domain, user.as_ref()).await?;
     let tag = query.tag.filter(|t| !t.is_empty());
-    let problems = entries
+    let problems = problems::list(domain, tag.as_deref())
         .iter()
-        .filter(|e| tag.as_ref().is_none_or(|t| e.problem.spec.tags.contains(t)))
         .map(|e| {
             let p = &e.problem;
             let mark = marks.get(p.slug());
@@ -89,7 +80,7 @@ pub(super) async fn problem_list(
     Ok(ProblemListPage {
         frame: Frame::new(user, "Problems"),
         problems,
-        tags: tags.into_iter().collect(),
+        tags: problems::tags(domain),
         tag,
     }
     .into_response())
@@ -110,6 +101,40 @@ struct LanguageChoice {
 struct SampleBox {
     input: String,
     answer: String,
+}
+
+/// What a problem or answer page shows when opened from an assignment: where the submission
+/// goes.
+#[derive(Debug, Clone)]
+pub(super) struct AssignmentTag {
+    pub id: i64,
+    pub title: String,
+    pub due: String,
+}
+
+impl AssignmentTag {
+    fn of(target: Target) -> AssignmentTag {
+        AssignmentTag {
+            id: target.id,
+            title: target.title,
+            due: when(target.due_at),
+        }
+    }
+}
+
+/// The assignment named by `?assignment=` (or the form), if the visitor is in its course and it
+/// lists the problem.
+async fn tag(
+    state: &AppState,
+    user: Option<&User>,
+    assignment: Option<i64>,
+    slug: &str,
+) -> Result<Option<AssignmentTag>, PageError> {
+    let (Some(user), Some(id)) = (user, assignment) else {
+        return Ok(None);
+    };
+    let target = assignments::target(&state.domain, user, id, slug).await?;
+    Ok(Some(AssignmentTag::of(target)))
 }
 
 #[derive(Template, WebTemplate)]
@@ -163,6 +188,7 @@ fn problem_page_for(
         .unwrap_or("en")
         .to_owned();
     let languages: Vec<LanguageChoice> = state
+        .domain
         .languages
         .available()
         .iter()
@@ -225,10 +251,10 @@ pub(super) async fn problem_page(
     Query(for_assignment): Query<AssignmentQuery>,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
-    let entry = find(&state, &slug)?;
-    let remembered = crate::auth::cookie(&headers, LANGUAGE_COOKIE);
+    let entry = problems::find(&state.domain, &slug)?;
+    let remembered = auth::cookie(&headers, LANGUAGE_COOKIE);
     let asked = query.lang.as_deref().or(remembered.as_deref());
-    let tag = super::courses::tag(&state, user.as_ref(), for_assignment.assignment, &slug).await?;
+    let tag = tag(&state, user.as_ref(), for_assignment.assignment, &slug).await?;
     let mut page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
     page.assignment = tag;
     match query.lang {
@@ -253,14 +279,14 @@ pub(super) async fn submit_program(
     headers: HeaderMap,
     mut form: Multipart,
 ) -> Result<Response, PageError> {
-    let entry = find(&state, &slug)?;
-    let lang = crate::auth::cookie(&headers, LANGUAGE_COOKIE);
+    let entry = problems::find(&state.domain, &slug)?;
+    let lang = auth::cookie(&headers, LANGUAGE_COOKIE);
     let mut language = None;
     let mut pasted = String::new();
     let mut uploaded = Vec::new();
     let mut assignment = None;
     let bad = |e: axum::extract::multipart::MultipartError| {
-        PageError::from(ApiError::BadRequest(format!("the form: {}", e.body_text())))
+        PageError::from(Error::BadRequest(format!("the form: {}", e.body_text())))
     };
     while let Some(field) = form.next_field().await.map_err(bad)? {
         match field.name() {
@@ -268,69 +294,56 @@ pub(super) async fn submit_program(
             Some("source") => pasted = field.text().await.map_err(bad)?,
             Some("file") => uploaded = field.bytes().await.map_err(bad)?.to_vec(),
             Some("assignment") => {
-                let text = field.text().await.map_err(bad)?;
-                assignment = Some(
-                    text.trim()
-                        .parse()
-                        .map_err(|_| ApiError::BadRequest(format!("no assignment {text:?}")))?,
-                );
+                assignment = Some(assignment_id(&field.text().await.map_err(bad)?)?)
             }
             _ => {}
         }
     }
-    let tag = super::courses::tag(&state, Some(&user), assignment, &slug).await?;
+    let tag = tag(&state, Some(&user), assignment, &slug).await?;
+    let refused_page = |user: User, language: Option<String>, source: String, error: &Error| {
+        let mut page = problem_page_for(
+            &state,
+            &entry,
+            Some(user),
+            lang.as_deref(),
+            language,
+            source,
+            Some(error.to_string()),
+        );
+        page.assignment = tag.clone();
+        refusal(error, page)
+    };
     let source = if uploaded.is_empty() {
         pasted
     } else {
         match String::from_utf8(uploaded) {
             Ok(text) => text,
             Err(_) => {
-                let refused = ApiError::BadRequest("the uploaded file is not UTF-8 text".into());
-                let mut page = problem_page_for(
-                    &state,
-                    &entry,
-                    Some(user),
-                    lang.as_deref(),
-                    language,
-                    pasted,
-                    Some(refused.to_string()),
-                );
-                page.assignment = tag;
-                return Ok(refusal(&refused, page));
+                let refused = Error::BadRequest("the uploaded file is not UTF-8 text".into());
+                return Ok(refused_page(user, language, pasted, &refused));
             }
         }
     };
-    let new = NewSubmissionBody {
+    let new = NewSubmission {
         problem: slug,
-        language: language.clone(),
-        source: Some(source.clone()),
-        answers: None,
-        version: None,
+        work: Work::Program {
+            language: language.clone().unwrap_or_default(),
+            source: source.clone(),
+        },
         assignment,
-        draw: None,
     };
-    match queue_submission(&state, &user, new).await {
+    match submissions::submit(&state.domain, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
-        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
-        Err(refused) => {
-            let mut page = problem_page_for(
-                &state,
-                &entry,
-                Some(user),
-                lang.as_deref(),
-                language,
-                source,
-                Some(refused.to_string()),
-            );
-            page.assignment = tag;
-            Ok(refusal(&refused, page))
-        }
+        Err(Error::Internal(cause)) => Err(Error::Internal(cause).into()),
+        Err(refused) => Ok(refused_page(user, language, source, &refused)),
     }
 }
 
-/// A form shown again with why it was refused, with the API's status and headers.
-fn refusal(error: &ApiError, page: impl IntoResponse) -> Response {
-    error.with_retry_after((error.status(), page).into_response())
+/// An assignment id from a form field.
+fn assignment_id(text: &str) -> Result<i64, Error> {
+    text.trim()
+        .parse()
+        .map_err(|_| Error::BadRequest(format!("no assignment {text:?}")))
 }
 
 #[derive(Debug)]
@@ -357,48 +370,25 @@ pub(super) struct AnswersPage {
 
 async fn answers_page_for(
     state: &AppState,
-    entry: &Entry,
+    slug: &str,
     user: User,
     typed: &BTreeMap<String, String>,
     error: Option<String>,
     assignment: Option<i64>,
 ) -> Result<AnswersPage, PageError> {
-    let tag = super::courses::tag(state, Some(&user), assignment, entry.problem.slug()).await?;
-    let p = entry.problem.clone();
-    if !p.is_family_backed() {
-        return Err(ApiError::BadRequest(format!(
-            "{} is an uploaded package: it takes programs only",
-            p.slug()
-        ))
-        .into());
-    }
-    // An assignment's instances are drawn from the keyed seed; practice ones from the user.
-    let (seed, draw) = match &tag {
-        Some(tag) if !tag.opened => {
-            return Err(ApiError::Conflict(format!("{} has not opened yet", tag.title)).into());
-        }
-        Some(tag) => {
-            let (draw, seed) =
-                crate::api::submissions::personal_draw(state, tag.id, user.id, p.slug()).await?;
-            (seed as u64, Some(draw.generation))
-        }
-        None => (personal_seed(user.id), None),
-    };
-    let drawn = tokio::task::spawn_blocking(move || p.instances(seed, INSTANCES_PER_SUBTASK))
-        .await
-        .map_err(|e| ApiError::Internal(format!("drawing instances: {e}")))?;
-    let p = &entry.problem;
+    let tag = tag(state, Some(&user), assignment, slug).await?;
+    let drawn = problems::answer_sheet(&state.domain, &user, slug, assignment).await?;
+    let p = &drawn.problem.problem;
     Ok(AnswersPage {
         frame: Frame::new(Some(user), format!("{} — answers", p.title("en"))),
         slug: p.slug().to_owned(),
         title: p.title("en").to_owned(),
-        version: p.spec.version,
+        version: drawn.version,
         instances: drawn
+            .instances
             .into_iter()
-            .map(|i| InstanceBox {
-                group: i.subtask.map_or("samples".to_owned(), |s| {
-                    p.spec.subtasks[s - 1].name.clone()
-                }),
+            .map(|(group, i)| InstanceBox {
+                group,
                 answer: typed.get(&i.name).cloned().unwrap_or_default(),
                 name: i.name,
                 input: i.input,
@@ -406,7 +396,7 @@ async fn answers_page_for(
             .collect(),
         error,
         assignment: tag,
-        draw,
+        draw: drawn.draw,
     })
 }
 
@@ -416,10 +406,9 @@ pub(super) async fn answers_page(
     Path(slug): Path<String>,
     Query(query): Query<AssignmentQuery>,
 ) -> Result<Response, PageError> {
-    let entry = find(&state, &slug)?;
     Ok(answers_page_for(
         &state,
-        &entry,
+        &slug,
         user,
         &BTreeMap::new(),
         None,
@@ -437,7 +426,7 @@ pub(super) async fn submit_answers(
     Path(slug): Path<String>,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
-    let entry = find(&state, &slug)?;
+    problems::find(&state.domain, &slug)?;
     let mut version = None;
     let mut assignment = None;
     let mut draw = None;
@@ -446,12 +435,7 @@ pub(super) async fn submit_answers(
         if key == "version" {
             version = value.parse().ok();
         } else if key == "assignment" {
-            assignment = Some(
-                value
-                    .trim()
-                    .parse()
-                    .map_err(|_| ApiError::BadRequest(format!("no assignment {value:?}")))?,
-            );
+            assignment = Some(assignment_id(&value)?);
         } else if key == "draw" {
             draw = value.parse().ok();
         } else if let Some(name) = key.strip_prefix("answer:")
@@ -460,28 +444,28 @@ pub(super) async fn submit_answers(
             answers.insert(name.to_owned(), value);
         }
     }
-    let new = NewSubmissionBody {
-        problem: slug,
-        language: None,
-        source: None,
-        answers: Some(answers.clone()),
-        version,
+    let new = NewSubmission {
+        problem: slug.clone(),
+        work: Work::Answers {
+            answers: answers.clone(),
+            version,
+            draw,
+        },
         assignment,
-        draw,
     };
-    match queue_submission(&state, &user, new).await {
+    match submissions::submit(&state.domain, &user, new).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
-        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
+        Err(Error::Internal(cause)) => Err(Error::Internal(cause).into()),
         Err(refused) => {
             // Answers typed for an older version's instances do not belong in the new boxes.
-            let kept = if matches!(refused, ApiError::Conflict(_)) {
+            let kept = if matches!(refused, Error::Conflict(_)) {
                 BTreeMap::new()
             } else {
                 answers
             };
             let page = answers_page_for(
                 &state,
-                &entry,
+                &slug,
                 user,
                 &kept,
                 Some(refused.to_string()),
@@ -505,8 +489,7 @@ pub(super) struct SubmissionLine {
     pub problem: String,
     pub user: String,
     pub language: String,
-    /// The verdict once judged, the status before.
-    pub verdict: String,
+    pub state: SubmissionState,
     pub score: String,
     pub submitted: String,
 }
@@ -521,10 +504,7 @@ impl SubmissionLine {
                 SubmissionKind::Answers => "answers".to_owned(),
                 SubmissionKind::Program => s.language.clone().unwrap_or_default(),
             },
-            verdict: s
-                .verdict
-                .map_or_else(|| s.status.as_str(), |v| v.as_str())
-                .to_owned(),
+            state: SubmissionState::of(s),
             score: match (s.score, s.max_score) {
                 (Some(score), Some(max)) => format!("{score}/{max}"),
                 _ => String::new(),
@@ -534,7 +514,7 @@ impl SubmissionLine {
     }
 }
 
-const PAGE_SIZE: i64 = 50;
+pub(super) const PAGE_SIZE: i64 = 50;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "submissions.html")]
@@ -549,16 +529,14 @@ pub(super) async fn my_submissions(
     SignedIn(user): SignedIn,
     Query(page): Query<PageQuery>,
 ) -> Result<Response, PageError> {
-    let mut found = state
-        .store
-        .submissions(&SubmissionQuery {
-            user: Some(user.id),
-            before: page.before,
-            // One more than shown: whether an older page exists.
-            limit: PAGE_SIZE + 1,
-            ..Default::default()
-        })
-        .await?;
+    let filter = Filter {
+        author: Some(user.id),
+        before: page.before,
+        // One more than shown: whether an older page exists.
+        limit: Some(PAGE_SIZE + 1),
+        ..Filter::default()
+    };
+    let mut found = submissions::list(&state.domain, &user, &filter).await?;
     let more = found.len() as i64 > PAGE_SIZE;
     found.truncate(PAGE_SIZE as usize);
     let older = more.then(|| found.last().map(|s| s.id)).flatten();
@@ -576,8 +554,9 @@ pub(super) async fn my_submissions(
 #[derive(Debug)]
 struct TestLine {
     position: i64,
+    /// `samples #1`, `full #3`, `personal #2`.
     name: String,
-    verdict: String,
+    verdict: Verdict,
     cpu_ms: i64,
     memory_kib: i64,
     message: String,
@@ -613,48 +592,35 @@ pub(super) async fn submission_page(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    let viewer = CurrentUser(user);
-    let found = visible(&state, &viewer, id).await?;
-    let CurrentUser(user) = viewer;
-    let owner = if found.user_id == user.id {
-        user.name.clone()
-    } else {
-        state
-            .store
-            .user_by_id(found.user_id)
-            .await?
-            .map_or_else(|| format!("#{}", found.user_id), |u| u.name)
-    };
-    let feedback = crate::api::submissions::feedback_for(&state, &user, &found).await?;
-    let tests = state.store.test_results(id).await?;
-    let tests = crate::api::submissions::shown_tests(&state, &found, feedback, tests).await?;
-    let source = state.store.submission_source(id).await?.unwrap_or_default();
-    let problem_title = state.problems.get(&found.problem).map_or_else(
-        || found.problem.clone(),
+    let detail = submissions::detail(&state.domain, &user, id).await?;
+    let found = &detail.submission;
+    let problem_title = problems::find(&state.domain, &found.problem).map_or_else(
+        |_| found.problem.clone(),
         |e| e.problem.title("en").to_owned(),
     );
     Ok(SubmissionPage {
-        frame: Frame::new(Some(user), format!("Submission {id}")),
-        line: SubmissionLine::of(&found, &owner),
+        line: SubmissionLine::of(found, &detail.author),
         problem_title,
         is_answers: found.kind == SubmissionKind::Answers,
         live: found.status != SubmissionStatus::Done,
         compile_message: found.compile_message.clone().unwrap_or_default(),
-        verdict_only: feedback == grundy_coursework::Feedback::Verdict,
-        tests: tests
+        verdict_only: detail.feedback == grundy_store::Feedback::Verdict,
+        tests: detail
+            .tests
             .into_iter()
             .map(|t| TestLine {
-                position: t.position,
-                name: format!("{} #{}", t.group, t.index),
-                verdict: t.verdict.as_str().to_owned(),
-                cpu_ms: t.cpu_ms,
-                memory_kib: t.memory_kib,
-                message: t.message.unwrap_or_default(),
+                position: t.row.position,
+                name: t.row.name.to_string(),
+                verdict: t.row.verdict,
+                cpu_ms: t.row.cpu_ms,
+                memory_kib: t.row.memory_kib,
+                message: t.row.message.unwrap_or_default(),
                 input: t.input,
                 expected: t.expected,
             })
             .collect(),
-        source: String::from_utf8_lossy(&source).into_owned(),
+        source: detail.source,
+        frame: Frame::new(Some(user), format!("Submission {id}")),
     }
     .into_response())
 }

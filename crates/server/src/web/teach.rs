@@ -1,5 +1,5 @@
-//! The teachers' pages: problems (upload, variants, export, rejudge), everyone's submissions
-//! with filters, and users.
+//! The teachers' pages: problems (upload, variants, export, rejudge), the submissions they may
+//! see with filters, and users.
 
 use std::collections::BTreeMap;
 
@@ -9,16 +9,17 @@ use axum::Form;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use grundy_judge::Verdict;
 use grundy_problems::VariantRequest;
-use grundy_store::{Role, SubmissionQuery, User};
+use grundy_store::{Role, User};
 use serde::Deserialize;
 
-use super::student::SubmissionLine;
-use super::{Frame, PageError, TeacherPage, local_path, when};
-use crate::api::account::hash;
-use crate::api::teaching::{publish_package, publish_variant};
-use crate::auth::CurrentUser;
-use crate::{ApiError, AppState};
+use super::student::{PAGE_SIZE, SubmissionLine};
+use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when};
+use crate::AppState;
+use crate::domain::accounts::{self, UserChange};
+use crate::domain::submissions::{self, Filter};
+use crate::domain::{Error, access, problems, teaching};
 
 #[derive(Debug)]
 struct ProblemRow {
@@ -51,11 +52,11 @@ pub(super) struct IndexNotice {
 
 impl IndexNotice {
     fn text(&self, state: &AppState) -> Option<String> {
-        if let Some(entry) = self
-            .published
-            .as_deref()
-            .and_then(|s| state.problems.get(s))
-        {
+        let find = |slug: &Option<String>| {
+            slug.as_deref()
+                .and_then(|s| problems::find(&state.domain, s).ok())
+        };
+        if let Some(entry) = find(&self.published) {
             let p = &entry.problem;
             return Some(format!(
                 "{} is published at version {}",
@@ -63,10 +64,7 @@ impl IndexNotice {
                 p.spec.version
             ));
         }
-        let entry = self
-            .requeued
-            .as_deref()
-            .and_then(|s| state.problems.get(s))?;
+        let entry = find(&self.requeued)?;
         Some(format!(
             "{} submissions of {} are queued again",
             self.count.unwrap_or(0),
@@ -85,10 +83,10 @@ pub(super) struct UsersNotice {
 }
 
 impl UsersNotice {
-    fn text(&self, users: &[User]) -> Option<String> {
+    fn text(&self, users: &[(User, bool)]) -> Option<String> {
         let find = |name: &Option<String>| {
             name.as_deref()
-                .and_then(|n| users.iter().find(|u| u.name == n))
+                .and_then(|n| users.iter().map(|(u, _)| u).find(|u| u.name == n))
         };
         if let Some(user) = find(&self.role_of) {
             return Some(format!("{} is a {} now", user.name, user.role.as_str()));
@@ -97,37 +95,24 @@ impl UsersNotice {
     }
 }
 
-async fn names(state: &AppState) -> Result<BTreeMap<i64, String>, PageError> {
-    Ok(state
-        .store
-        .users()
-        .await?
-        .into_iter()
-        .map(|u| (u.id, u.name))
-        .collect())
-}
-
 pub(super) async fn index(
     State(state): State<AppState>,
     TeacherPage(user): TeacherPage,
     Query(query): Query<IndexNotice>,
 ) -> Result<Response, PageError> {
-    let names = names(&state).await?;
-    let problems = state
-        .problems
-        .list()
-        .iter()
-        .map(|e| ProblemRow {
-            slug: e.problem.slug().to_owned(),
-            title: e.problem.title("en").to_owned(),
-            origin: e.origin.as_str(),
-            version: e.problem.spec.version,
-            owner: e
-                .owner
-                .and_then(|id| names.get(&id).cloned())
-                .unwrap_or_default(),
-            // What `access::owns_problem` allows, without a query per row.
-            rejudge_all: user.role == Role::Admin || e.owner == Some(user.id),
+    let problems = teaching::problems(&state.domain, &user)
+        .await?
+        .into_iter()
+        .map(|listed| {
+            let e = &listed.entry;
+            ProblemRow {
+                slug: e.problem.slug().to_owned(),
+                title: e.problem.title("en").to_owned(),
+                origin: e.origin.as_str(),
+                version: e.problem.spec.version,
+                owner: listed.owner.unwrap_or_default(),
+                rejudge_all: listed.rejudge_all,
+            }
         })
         .collect();
     Ok(IndexPage {
@@ -162,50 +147,44 @@ pub(super) async fn upload(
     TeacherPage(user): TeacherPage,
     mut form: Multipart,
 ) -> Result<Response, PageError> {
-    let mut package = None;
-    let refuse = |state: &AppState, user: User, error: ApiError| {
+    let refuse = |user: User, error: Error| {
         let page = UploadPage {
             frame: Frame::new(Some(user), "Upload a problem"),
             error: Some(error.to_string()),
             max_mib: state.limits.package_bytes >> 20,
         };
-        Ok((error.status(), page).into_response())
+        refused(error, page)
     };
+    let mut package = None;
     loop {
         match form.next_field().await {
             Ok(Some(field)) if field.name() == Some("package") => match field.bytes().await {
                 Ok(bytes) => package = Some(bytes),
-                Err(e) => return refuse(&state, user, upload_error(&e)),
+                Err(e) => return refuse(user, upload_error(&e)),
             },
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(e) => return refuse(&state, user, upload_error(&e)),
+            Err(e) => return refuse(user, upload_error(&e)),
         }
     }
     let Some(bytes) = package.filter(|b| !b.is_empty()) else {
-        return refuse(
-            &state,
-            user,
-            ApiError::BadRequest("choose a .zip file".into()),
-        );
+        return refuse(user, Error::BadRequest("choose a .zip file".into()));
     };
-    let teacher = CurrentUser(user);
-    match publish_package(&state, &teacher, bytes).await {
+    match teaching::publish_package(&state.domain, &user, bytes).await {
         Ok(entry) => Ok(Redirect::to(&format!(
             "/teach?published={}",
-            super::url_encode(entry.problem.slug())
+            url_encode(entry.problem.slug())
         ))
         .into_response()),
-        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
-        Err(error) => refuse(&state, teacher.0, error),
+        Err(error) => refuse(user, error),
     }
 }
 
-fn upload_error(e: &axum::extract::multipart::MultipartError) -> ApiError {
+fn upload_error(e: &axum::extract::multipart::MultipartError) -> Error {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::TooLarge
+        Error::TooLarge
     } else {
-        ApiError::BadRequest(format!("the form: {}", e.body_text()))
+        Error::BadRequest(format!("the form: {}", e.body_text()))
     }
 }
 
@@ -240,11 +219,8 @@ fn variant_page_for(
     mut form: VariantForm,
     error: Option<String>,
 ) -> VariantPage {
-    let bases: Vec<(String, String)> = state
-        .problems
-        .list()
+    let bases: Vec<(String, String)> = teaching::variant_bases(&state.domain)
         .iter()
-        .filter(|e| state.problems.is_builtin(e.problem.slug()) && e.problem.is_family_backed())
         .map(|e| {
             (
                 e.problem.slug().to_owned(),
@@ -256,7 +232,7 @@ fn variant_page_for(
         form.base = bases.first().map(|b| b.0.clone()).unwrap_or_default();
     }
     // A fresh form starts from the base's own limits and subtasks, to edit.
-    if let Some(base) = state.problems.get(&form.base) {
+    if let Ok(base) = problems::find(&state.domain, &form.base) {
         let spec = &base.problem.spec;
         if form.time_limit_ms.is_empty() {
             form.time_limit_ms = spec.time_limit_ms.to_string();
@@ -296,24 +272,19 @@ pub(super) async fn create_variant(
             return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
     };
-    let Some(base) = state.problems.get(&form.base) else {
-        return Err(ApiError::NotFound(format!("problem {:?}", form.base)).into());
-    };
-    let teacher = CurrentUser(user);
-    match publish_variant(&state, &teacher, &base.problem, &request).await {
+    problems::find(&state.domain, &form.base)?;
+    match teaching::publish_variant(&state.domain, &user, &form.base, &request).await {
         Ok(entry) => {
             Ok(Redirect::to(&format!("/problems/{}", entry.problem.slug())).into_response())
         }
-        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
         Err(error) => {
-            let status = error.status();
-            let page = variant_page_for(&state, teacher.0, form, Some(error.to_string()));
-            Ok((status, page).into_response())
+            let message = error.to_string();
+            refused(error, variant_page_for(&state, user, form, Some(message)))
         }
     }
 }
 
-/// The form's fields as the API's variant request.
+/// The form's fields as a variant request.
 fn variant_request(form: &VariantForm) -> Result<VariantRequest, String> {
     let number = |text: &str, what: &str| -> Result<Option<u32>, String> {
         let text = text.trim();
@@ -350,26 +321,14 @@ pub(super) struct SubmissionsPage {
     frame: Frame,
     problems: Vec<String>,
     users: Vec<String>,
-    verdicts: Vec<&'static str>,
+    /// Every final verdict, and whether it is the one filtered by.
+    verdicts: Vec<(Verdict, bool)>,
     problem: String,
     user: String,
-    verdict: String,
     submissions: Vec<SubmissionLine>,
     older: Option<String>,
     here: String,
 }
-
-const VERDICT_FILTERS: &[&str] = &[
-    "accepted",
-    "wrong_answer",
-    "time_limit",
-    "memory_limit",
-    "output_limit",
-    "runtime_error",
-    "compilation_error",
-    "security_violation",
-    "internal_error",
-];
 
 pub(super) async fn submissions(
     State(state): State<AppState>,
@@ -377,50 +336,52 @@ pub(super) async fn submissions(
     Query(filter): Query<SubmissionFilter>,
 ) -> Result<Response, PageError> {
     let nonempty = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
-    let (problem, user, verdict) = (
+    let (problem, user, verdict_text) = (
         nonempty(&filter.problem),
         nonempty(&filter.user),
         nonempty(&filter.verdict),
     );
-    let users = state.store.users().await?;
-    let names: BTreeMap<i64, String> = users.iter().map(|u| (u.id, u.name.clone())).collect();
-    let user_id = match &user {
-        Some(name) => match users.iter().find(|u| u.name == *name) {
-            Some(found) => Some(found.id),
-            None => return Err(ApiError::NotFound(format!("user {name:?}")).into()),
+    let verdict = match verdict_text.as_deref() {
+        None => None,
+        Some(text) => Some(
+            Verdict::parse(text)
+                .ok_or_else(|| Error::BadRequest(format!("unknown verdict {text:?}")))?,
+        ),
+    };
+    let users = accounts::users(&state.domain, &viewer).await?;
+    let names: BTreeMap<i64, &str> = users.iter().map(|(u, _)| (u.id, u.name.as_str())).collect();
+    let author = match &user {
+        Some(name) => match users.iter().find(|(u, _)| u.name == *name) {
+            Some((found, _)) => Some(found.id),
+            None => return Err(Error::NotFound(format!("user {name:?}")).into()),
         },
         None => None,
     };
-    const PAGE: i64 = 50;
-    let mut found = state
-        .store
-        .submissions(&SubmissionQuery {
-            user: user_id,
-            problem: problem.as_deref(),
-            verdict: match verdict.as_deref() {
-                None => None,
-                Some(text) => Some(
-                    grundy_judge::Verdict::parse(text)
-                        .ok_or_else(|| ApiError::BadRequest(format!("unknown verdict {text:?}")))?,
-                ),
-            },
+    let mut found = submissions::list(
+        &state.domain,
+        &viewer,
+        &Filter {
+            author,
+            problem: problem.clone(),
+            verdict,
             before: filter.before,
+            assignment: None,
             // One more than shown: whether an older page exists.
-            limit: PAGE + 1,
-            ..SubmissionQuery::seen_by(&viewer)
-        })
-        .await?;
-    let more = found.len() as i64 > PAGE;
-    found.truncate(PAGE as usize);
+            limit: Some(PAGE_SIZE + 1),
+        },
+    )
+    .await?;
+    let more = found.len() as i64 > PAGE_SIZE;
+    found.truncate(PAGE_SIZE as usize);
     let query = |before: Option<i64>| {
         let mut parts = Vec::new();
         for (key, value) in [
             ("problem", &problem),
             ("user", &user),
-            ("verdict", &verdict),
+            ("verdict", &verdict_text),
         ] {
             if let Some(v) = value {
-                parts.push(format!("{key}={}", super::url_encode(v)));
+                parts.push(format!("{key}={}", url_encode(v)));
             }
         }
         if let Some(id) = before {
@@ -432,27 +393,26 @@ pub(super) async fn submissions(
         .then(|| found.last().map(|s| query(Some(s.id))))
         .flatten();
     Ok(SubmissionsPage {
-        frame: Frame::new(Some(viewer), "All submissions"),
-        problems: state
-            .problems
-            .list()
+        problems: problems::list(&state.domain, None)
             .iter()
             .map(|e| e.problem.slug().to_owned())
             .collect(),
-        users: users.iter().map(|u| u.name.clone()).collect(),
-        verdicts: VERDICT_FILTERS.to_vec(),
+        users: users.iter().map(|(u, _)| u.name.clone()).collect(),
+        // A submission is never judged "skipped": only its tests are.
+        verdicts: Verdict::ALL
+            .into_iter()
+            .filter(|v| *v != Verdict::Skipped)
+            .map(|v| (v, Some(v) == verdict))
+            .collect(),
         submissions: found
             .iter()
-            .map(|s| {
-                let name = names.get(&s.user_id).map_or("?", String::as_str);
-                SubmissionLine::of(s, name)
-            })
+            .map(|s| SubmissionLine::of(s, names.get(&s.user_id).copied().unwrap_or("?")))
             .collect(),
         here: query(filter.before),
         problem: problem.unwrap_or_default(),
         user: user.unwrap_or_default(),
-        verdict: verdict.unwrap_or_default(),
         older,
+        frame: Frame::new(Some(viewer), "All submissions"),
     }
     .into_response())
 }
@@ -468,11 +428,7 @@ pub(super) async fn rejudge(
     Path(id): Path<i64>,
     Form(form): Form<BackForm>,
 ) -> Result<Response, PageError> {
-    crate::api::submissions::visible(&state, &CurrentUser(user), id).await?;
-    if !state.store.rejudge(id).await? {
-        return Err(ApiError::NotFound(format!("submission {id}")).into());
-    }
-    state.queued.notify_one();
+    teaching::rejudge(&state.domain, &user, id).await?;
     Ok(Redirect::to(local_path(form.back.as_deref())).into_response())
 }
 
@@ -481,16 +437,12 @@ pub(super) async fn rejudge_problem(
     TeacherPage(user): TeacherPage,
     Path(slug): Path<String>,
 ) -> Result<Response, PageError> {
-    if !crate::access::owns_problem(&state, &user, &slug).await? {
-        return Err(
-            ApiError::Forbidden("only the problem's owner or an admin rejudges all of it").into(),
-        );
-    }
-    let queued = state.store.rejudge_problem(&slug).await?;
-    state.queued.notify_waiters();
+    let queued = teaching::rejudge_problem(&state.domain, &user, &slug)
+        .await
+        .map_err(|e| PageError::Refused(e, Some(user)))?;
     Ok(Redirect::to(&format!(
         "/teach?requeued={}&count={queued}",
-        super::url_encode(&slug)
+        url_encode(&slug)
     ))
     .into_response())
 }
@@ -515,37 +467,30 @@ pub(super) struct UsersPage {
     notice: Option<String>,
 }
 
-/// Admins manage everyone; teachers manage students.
-fn may_manage(viewer: &User, role: Role) -> bool {
-    viewer.role == Role::Admin || (viewer.role == Role::Teacher && role == Role::Student)
-}
-
 async fn users_page_for(
     state: &AppState,
     viewer: User,
     error: Option<String>,
     notice: Option<&UsersNotice>,
 ) -> Result<UsersPage, PageError> {
-    let users = state.store.users().await?;
+    let users = accounts::users(&state.domain, &viewer).await?;
     let notice = notice.and_then(|n| n.text(&users));
-    let roles = if viewer.role == Role::Admin {
-        vec!["student", "teacher", "admin"]
-    } else {
-        vec!["student"]
-    };
     Ok(UsersPage {
         users: users
             .iter()
-            .map(|u| UserRow {
+            .map(|(u, manageable)| UserRow {
                 id: u.id,
                 name: u.name.clone(),
                 role: u.role.as_str(),
                 created: when(u.created_at),
-                manageable: may_manage(&viewer, u.role) && u.id != viewer.id,
+                manageable: *manageable,
             })
             .collect(),
+        roles: access::creatable_roles(&viewer)
+            .into_iter()
+            .map(Role::as_str)
+            .collect(),
         frame: Frame::new(Some(viewer), "Users"),
-        roles,
         error,
         notice,
     })
@@ -574,35 +519,28 @@ pub(super) async fn create_user(
     Form(form): Form<NewUserForm>,
 ) -> Result<Response, PageError> {
     let Some(role) = Role::parse(&form.role) else {
-        return Err(PageError::Api(
-            ApiError::BadRequest(format!("unknown role {:?}", form.role)),
+        return Err(PageError::Refused(
+            Error::BadRequest(format!("unknown role {:?}", form.role)),
             Some(viewer),
         ));
     };
-    if !may_manage(&viewer, role) {
-        let page = users_page_for(
-            &state,
-            viewer,
-            Some(format!("you may not create a {}", form.role)),
-            None,
-        )
-        .await?;
-        return Ok((StatusCode::FORBIDDEN, page).into_response());
-    };
-    match crate::api::account::add_user(&state, &form.name, role, Some(form.password)).await {
-        Ok(created) => {
-            tracing::info!(user = %created.name, by = %viewer.name, "user created");
-            Ok(Redirect::to(&format!(
-                "/teach/users?role_of={}",
-                super::url_encode(&created.name)
-            ))
-            .into_response())
-        }
-        Err(ApiError::Internal(cause)) => Err(ApiError::Internal(cause).into()),
+    match accounts::create_user(
+        &state.domain,
+        &viewer,
+        &form.name,
+        role,
+        Some(form.password),
+    )
+    .await
+    {
+        Ok(created) => Ok(Redirect::to(&format!(
+            "/teach/users?role_of={}",
+            url_encode(&created.name)
+        ))
+        .into_response()),
         Err(error) => {
-            let status = error.status();
             let page = users_page_for(&state, viewer, Some(error.to_string()), None).await?;
-            Ok((status, page).into_response())
+            refused(error, page)
         }
     }
 }
@@ -620,39 +558,30 @@ pub(super) async fn update_user(
     Path(id): Path<i64>,
     Form(form): Form<UpdateUserForm>,
 ) -> Result<Response, PageError> {
-    let Some(target) = state.store.user_by_id(id).await? else {
-        return Err(ApiError::NotFound(format!("user {id}")).into());
-    };
-    if !may_manage(&viewer, target.role) || target.id == viewer.id {
-        return Err(PageError::Api(
-            ApiError::Forbidden("you may not change this user"),
-            Some(viewer),
-        ));
-    }
-    let notice = if let Some(role) = form.role.as_deref().filter(|r| !r.is_empty()) {
-        let role = Role::parse(role)
-            .ok_or_else(|| ApiError::BadRequest(format!("unknown role {role:?}")))?;
-        if viewer.role != Role::Admin {
-            return Err(ApiError::Forbidden("only admins change roles").into());
-        }
-        state.store.set_role(id, role).await?;
-        format!("role_of={}", super::url_encode(&target.name))
+    let change = if let Some(role) = form.role.as_deref().filter(|r| !r.is_empty()) {
+        UserChange::Role(
+            Role::parse(role).ok_or_else(|| Error::BadRequest(format!("unknown role {role:?}")))?,
+        )
     } else if let Some(password) = form.password.filter(|p| !p.is_empty()) {
-        let hashed = match hash(&state, password).await {
-            Ok(hashed) => hashed,
-            Err(ApiError::Internal(cause)) => return Err(ApiError::Internal(cause).into()),
-            Err(error) => {
-                let status = error.status();
-                let page = users_page_for(&state, viewer, Some(error.to_string()), None).await?;
-                return Ok((status, page).into_response());
-            }
-        };
-        state.store.set_password(id, Some(&hashed)).await?;
-        state.store.delete_user_sessions(id, None).await?;
-        format!("password_of={}", super::url_encode(&target.name))
+        UserChange::Password(password)
     } else {
-        return Err(ApiError::BadRequest("nothing to change".into()).into());
+        return Err(Error::BadRequest("nothing to change".into()).into());
     };
-    tracing::info!(user = %target.name, by = %viewer.name, change = %notice, "user changed");
-    Ok(Redirect::to(&format!("/teach/users?{notice}")).into_response())
+    let notice = match &change {
+        UserChange::Role(_) => "role_of",
+        UserChange::Password(_) => "password_of",
+    };
+    match accounts::change_user(&state.domain, &viewer, id, change).await {
+        Ok(changed) => Ok(Redirect::to(&format!(
+            "/teach/users?{notice}={}",
+            url_encode(&changed.name)
+        ))
+        .into_response()),
+        // A password refused for its length is said on the page, with the form.
+        Err(error @ Error::BadRequest(_)) => {
+            let page = users_page_for(&state, viewer, Some(error.to_string()), None).await?;
+            refused(error, page)
+        }
+        Err(error) => Err(PageError::Refused(error, Some(viewer))),
+    }
 }

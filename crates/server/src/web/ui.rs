@@ -1,6 +1,11 @@
 //! The pages' words. Templates read every label from a `Ui`, so another language is one more
 //! table and a line in `Ui::for_locale`; statements carry their own languages (`?lang=`).
 
+use std::borrow::Borrow;
+
+use grundy_judge::Verdict;
+use grundy_store::SubmissionStatus;
+
 /// Labels, headings and messages shown around the content.
 #[derive(Debug)]
 pub struct Ui {
@@ -147,38 +152,57 @@ impl Ui {
         &ENGLISH
     }
 
-    /// The display name of a verdict or status code.
-    pub fn verdict(&self, code: &str) -> &'static str {
-        VERDICTS
-            .iter()
-            .find(|(c, _)| *c == code)
-            .map_or("Unknown", |(_, name)| name)
+    /// A verdict as people read it (templates hand over references).
+    pub fn verdict(&self, verdict: impl Borrow<Verdict>) -> &'static str {
+        verdict.borrow().label()
     }
 
-    /// The verdict names as JSON, for the live page's script.
+    /// What a submission's verdict column says: its verdict, or how far judging got.
+    pub fn state(&self, state: impl Borrow<SubmissionState>) -> &'static str {
+        match *state.borrow() {
+            SubmissionState::Judged(verdict) => self.verdict(verdict),
+            SubmissionState::Pending(SubmissionStatus::Queued) => "Queued",
+            SubmissionState::Pending(SubmissionStatus::Judging) => "Judging",
+            SubmissionState::Pending(SubmissionStatus::Done) => "Done",
+        }
+    }
+
+    /// Every verdict's and status's name by its code, for the live page's script.
     pub fn verdicts_json(&self) -> String {
-        let map: serde_json::Map<String, serde_json::Value> = VERDICTS
-            .iter()
-            .map(|(code, name)| ((*code).to_owned(), (*name).into()))
+        let states = [SubmissionStatus::Queued, SubmissionStatus::Judging]
+            .into_iter()
+            .map(SubmissionState::Pending)
+            .chain(Verdict::ALL.into_iter().map(SubmissionState::Judged));
+        let map: serde_json::Map<String, serde_json::Value> = states
+            .map(|state| (state.code().to_owned(), self.state(state).into()))
             .collect();
         serde_json::Value::Object(map).to_string()
     }
 }
 
-const VERDICTS: &[(&str, &str)] = &[
-    ("queued", "Queued"),
-    ("judging", "Judging"),
-    ("accepted", "Accepted"),
-    ("wrong_answer", "Wrong Answer"),
-    ("time_limit", "Time Limit Exceeded"),
-    ("memory_limit", "Memory Limit Exceeded"),
-    ("output_limit", "Output Limit Exceeded"),
-    ("runtime_error", "Runtime Error"),
-    ("compilation_error", "Compilation Error"),
-    ("security_violation", "Security Violation"),
-    ("internal_error", "Internal Error"),
-    ("skipped", "Skipped"),
-];
+/// Where a submission stands: judged with a verdict, or still queued or being judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmissionState {
+    Judged(Verdict),
+    Pending(SubmissionStatus),
+}
+
+impl SubmissionState {
+    pub fn of(submission: &grundy_store::Submission) -> SubmissionState {
+        submission.verdict.map_or(
+            SubmissionState::Pending(submission.status),
+            SubmissionState::Judged,
+        )
+    }
+
+    /// The wire name, which the pages' styles and script key on.
+    pub fn code(self) -> &'static str {
+        match self {
+            SubmissionState::Judged(verdict) => verdict.as_str(),
+            SubmissionState::Pending(status) => status.as_str(),
+        }
+    }
+}
 
 static ENGLISH: Ui = Ui {
     code: "en",
@@ -324,20 +348,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_verdict_the_judge_gives_has_a_name() {
-        for verdict in [
-            grundy_judge::Verdict::Accepted,
-            grundy_judge::Verdict::WrongAnswer,
-            grundy_judge::Verdict::TimeLimit,
-            grundy_judge::Verdict::MemoryLimit,
-            grundy_judge::Verdict::OutputLimit,
-            grundy_judge::Verdict::RuntimeError,
-            grundy_judge::Verdict::CompilationError,
-            grundy_judge::Verdict::SecurityViolation,
-            grundy_judge::Verdict::InternalError,
-            grundy_judge::Verdict::Skipped,
-        ] {
-            assert_ne!(ENGLISH.verdict(verdict.as_str()), "Unknown", "{verdict:?}");
+    fn the_live_page_gets_a_name_for_every_verdict_and_pending_state() {
+        let names: serde_json::Value = serde_json::from_str(&ENGLISH.verdicts_json()).unwrap();
+        for verdict in Verdict::ALL {
+            assert_eq!(names[verdict.as_str()], verdict.label(), "{verdict:?}");
         }
+        assert_eq!(names["queued"], "Queued");
+        assert_eq!(names["judging"], "Judging");
+        assert_eq!(names["wrong_answer"], "Wrong Answer");
     }
 }

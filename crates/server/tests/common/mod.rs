@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use grundy_judge::Languages;
 use grundy_problems::Catalogue;
-use grundy_server::{AppState, Clock, RequestLimits, auth};
+use grundy_server::domain::accounts;
+use grundy_server::{AppState, Clock, RequestLimits};
 use grundy_store::{Role, Store, User};
 use tokio::sync::oneshot;
 
@@ -61,13 +62,14 @@ impl Server {
     pub async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.task.take().unwrap().await.unwrap();
-        self.state.store.close().await;
+        self.state.domain.store.close().await;
     }
 
     /// A user whose password is `<name>-password`.
     pub async fn create_user(&self, name: &str, role: Role) -> User {
-        let hash = auth::hash_password(&format!("{name}-password")).unwrap();
+        let hash = accounts::hash_password(&format!("{name}-password")).unwrap();
         self.state
+            .domain
             .store
             .create_user(name, role, Some(&hash), grundy_server::now_ms())
             .await

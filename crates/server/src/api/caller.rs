@@ -1,0 +1,54 @@
+//! The caller of an API route: required, and for some routes a teacher or an admin, checked
+//! before the body is read (uploads are large).
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use grundy_store::User;
+
+use super::error::ApiError;
+use crate::AppState;
+use crate::domain::{Error, access};
+use crate::http::auth;
+
+/// The signed-in caller (bearer token or session cookie).
+#[derive(Debug, Clone)]
+pub(crate) struct CurrentUser(pub User);
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        match auth::caller(parts, &state.domain).await? {
+            Some(user) => Ok(CurrentUser(user)),
+            None => Err(Error::Unauthorized.into()),
+        }
+    }
+}
+
+/// A teacher or admin.
+#[derive(Debug, Clone)]
+pub(crate) struct Teacher(pub User);
+
+impl FromRequestParts<AppState> for Teacher {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let CurrentUser(user) = CurrentUser::from_request_parts(parts, state).await?;
+        access::require_teacher(&user)?;
+        Ok(Teacher(user))
+    }
+}
+
+/// An admin.
+#[derive(Debug, Clone)]
+pub(crate) struct Admin(pub User);
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let CurrentUser(user) = CurrentUser::from_request_parts(parts, state).await?;
+        access::require_admin(&user)?;
+        Ok(Admin(user))
+    }
+}

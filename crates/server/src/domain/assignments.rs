@@ -1,0 +1,505 @@
+//! Assignments: problems with open, due and closing times, a late penalty, a scoring rule and a
+//! feedback level; per-student extensions; students' personal instances, which teachers can
+//! view, regenerate and pin; the gradebook.
+
+use std::collections::BTreeMap;
+
+use grundy_coursework::{Deadlines, Gradebook, Row, Timing, check_spec};
+use grundy_store::{
+    Assignment, AssignmentSpec, Extension, Feedback, InstanceDraw, Member, MemberRole, Scoring,
+    User,
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::problems::{self, Drawn, find};
+use super::{Domain, Error, Result, access, when};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// An assignment as a teacher sets it; what is left out takes its default.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub title: String,
+    pub opens_at: i64,
+    pub due_at: i64,
+    /// The hard deadline (default: the due time, so nothing late is taken).
+    pub closes_at: Option<i64>,
+    /// Lost per started step late.
+    pub penalty_percent: i64,
+    /// The step (default a day).
+    pub penalty_step_ms: Option<i64>,
+    pub scoring: Scoring,
+    pub feedback: Feedback,
+    /// Also run programs on each student's personal instances.
+    pub personal_tests: bool,
+    /// Built-in problems, variants or uploaded packages, by slug.
+    pub problems: Vec<String>,
+}
+
+impl Draft {
+    /// The assignment it sets, checked, including that every problem exists.
+    fn checked(self, domain: &Domain) -> Result<AssignmentSpec> {
+        let spec = AssignmentSpec {
+            title: self.title.trim().to_owned(),
+            opens_at: self.opens_at,
+            due_at: self.due_at,
+            closes_at: self.closes_at.unwrap_or(self.due_at),
+            penalty_percent: self.penalty_percent,
+            penalty_step_ms: self.penalty_step_ms.unwrap_or(DAY_MS),
+            scoring: self.scoring,
+            feedback: self.feedback,
+            personal_tests: self.personal_tests,
+            problems: self.problems,
+        };
+        check_spec(&spec).map_err(Error::BadRequest)?;
+        if let Some(unknown) = spec
+            .problems
+            .iter()
+            .find(|p| domain.problems.get(p).is_none())
+        {
+            return Err(Error::BadRequest(format!("no problem named {unknown:?}")));
+        }
+        Ok(spec)
+    }
+}
+
+/// Creates an assignment in a course the caller teaches.
+pub async fn create(domain: &Domain, user: &User, course: i64, draft: Draft) -> Result<Assignment> {
+    access::teaching(domain, user, course).await?;
+    let spec = draft.checked(domain)?;
+    Ok(domain
+        .store
+        .create_assignment(course, &spec, domain.now())
+        .await?)
+}
+
+/// Replaces an assignment the caller teaches (fields left out go back to their defaults).
+pub async fn update(domain: &Domain, user: &User, id: i64, draft: Draft) -> Result<Assignment> {
+    access::assignment_as_teacher(domain, user, id).await?;
+    let spec = draft.checked(domain)?;
+    domain.store.update_assignment(id, &spec).await?;
+    domain
+        .store
+        .assignment(id)
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("assignment {id}")))
+}
+
+/// Where a moment falls for someone with these times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// Not open yet.
+    Upcoming,
+    Open,
+    /// Past due, still taking work at a penalty.
+    Late,
+    Closed,
+}
+
+impl Window {
+    pub fn of(deadlines: &Deadlines, now: i64) -> Window {
+        match deadlines.timing(now) {
+            Timing::NotOpen => Window::Upcoming,
+            Timing::Open { penalty_percent: 0 } => Window::Open,
+            Timing::Open { .. } => Window::Late,
+            Timing::Closed => Window::Closed,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Window::Upcoming => "upcoming",
+            Window::Open => "open",
+            Window::Late => "late",
+            Window::Closed => "closed",
+        }
+    }
+}
+
+/// A student's times: the class's, moved by their extension.
+pub async fn deadlines_for(
+    domain: &Domain,
+    assignment: &Assignment,
+    user: i64,
+) -> Result<Deadlines> {
+    let extension = domain
+        .store
+        .extensions(assignment.id)
+        .await?
+        .into_iter()
+        .find(|e| e.user_id == user)
+        .map(|e| e.due_at);
+    Ok(Deadlines::for_student(&assignment.spec, extension))
+}
+
+/// `user`'s current draw of `problem` in an assignment, and its seed.
+pub(crate) async fn personal_draw(
+    domain: &Domain,
+    assignment: i64,
+    user: i64,
+    problem: &str,
+) -> Result<(InstanceDraw, i64)> {
+    let draw = domain
+        .store
+        .instance_draw(assignment, user, problem)
+        .await?;
+    let key = domain.seed_key().await?;
+    let seed = key.personal_seed(assignment, user, problem, draw.generation) as i64;
+    Ok((draw, seed))
+}
+
+/// A student's own standing: their times and their line of the gradebook.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = MyStanding)]
+pub struct Standing {
+    pub due_at: i64,
+    pub closes_at: i64,
+    #[schema(value_type = Object)]
+    pub grade: Row,
+}
+
+/// An assignment as one of its course's members sees it.
+#[derive(Debug)]
+pub struct View {
+    pub assignment: Assignment,
+    /// The viewer's part in the course.
+    pub role: MemberRole,
+    /// Where now falls for the viewer (a student's own times; the class's for teachers).
+    pub window: Window,
+    pub part: Part,
+}
+
+#[derive(Debug)]
+pub enum Part {
+    Student(Standing),
+    Teacher { extensions: Vec<Extension> },
+}
+
+pub async fn view(domain: &Domain, user: &User, id: i64) -> Result<View> {
+    let (assignment, role) = access::assignment(domain, user, id).await?;
+    let now = domain.now();
+    let (window, part) = match role {
+        MemberRole::Student => {
+            let standing = standing(domain, &assignment, user).await?;
+            let deadlines = Deadlines::for_student(&assignment.spec, Some(standing.due_at));
+            (Window::of(&deadlines, now), Part::Student(standing))
+        }
+        MemberRole::Teacher => (
+            Window::of(&Deadlines::for_student(&assignment.spec, None), now),
+            Part::Teacher {
+                extensions: domain.store.extensions(id).await?,
+            },
+        ),
+    };
+    Ok(View {
+        assignment,
+        role,
+        window,
+        part,
+    })
+}
+
+/// A student's times and gradebook line.
+async fn standing(domain: &Domain, assignment: &Assignment, user: &User) -> Result<Standing> {
+    let deadlines = deadlines_for(domain, assignment, user.id).await?;
+    let submissions: Vec<_> = domain
+        .store
+        .assignment_submissions(assignment.id)
+        .await?
+        .into_iter()
+        .filter(|s| s.user_id == user.id)
+        .collect();
+    let me = Member {
+        user_id: user.id,
+        name: user.name.clone(),
+        role: MemberRole::Student,
+        joined_at: 0,
+    };
+    let extension = Extension {
+        user_id: user.id,
+        due_at: deadlines.due_at,
+    };
+    let mut book = grundy_coursework::gradebook(
+        assignment,
+        std::slice::from_ref(&me),
+        std::slice::from_ref(&extension),
+        &submissions,
+        &BTreeMap::new(),
+    );
+    Ok(Standing {
+        due_at: deadlines.due_at,
+        closes_at: deadlines.closes_at,
+        grade: book.rows.remove(0),
+    })
+}
+
+/// The gradebook of an assignment the caller teaches: its course's students, by name.
+pub async fn gradebook(domain: &Domain, user: &User, id: i64) -> Result<Gradebook> {
+    let assignment = access::assignment_as_teacher(domain, user, id).await?;
+    let mut students: Vec<_> = domain
+        .store
+        .members(assignment.course_id)
+        .await?
+        .into_iter()
+        .filter(|m| m.role == MemberRole::Student)
+        .collect();
+    // By name, the same on both backends (their collations differ).
+    students.sort_by(|a, b| a.name.cmp(&b.name));
+    let extensions = domain.store.extensions(assignment.id).await?;
+    let submissions = domain.store.assignment_submissions(assignment.id).await?;
+    let max_scores: BTreeMap<String, i64> = assignment
+        .spec
+        .problems
+        .iter()
+        .filter_map(|slug| {
+            let entry = domain.problems.get(slug)?;
+            let points: u32 = entry.problem.spec.subtasks.iter().map(|s| s.points).sum();
+            Some((slug.clone(), i64::from(points)))
+        })
+        .collect();
+    Ok(grundy_coursework::gradebook(
+        &assignment,
+        &students,
+        &extensions,
+        &submissions,
+        &max_scores,
+    ))
+}
+
+/// The gradebook as CSV, to download.
+pub async fn gradebook_csv(domain: &Domain, user: &User, id: i64) -> Result<String> {
+    gradebook(domain, user, id)
+        .await?
+        .to_csv()
+        .map_err(|e| Error::Internal(format!("writing the CSV: {e}")))
+}
+
+/// Gives a student of the course their own due time (`None` takes it back).
+pub async fn set_extension(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    student: i64,
+    due_at: Option<i64>,
+) -> Result<()> {
+    let assignment = access::assignment_as_teacher(domain, user, id).await?;
+    access::student_of(domain, &assignment, student).await?;
+    if let Some(due) = due_at
+        && !(assignment.spec.due_at..=grundy_coursework::rules::LATEST_TIME).contains(&due)
+    {
+        return Err(Error::BadRequest(
+            "an extension lies between the class's due time and the end of 9999".into(),
+        ));
+    }
+    domain
+        .store
+        .set_extension(assignment.id, student, due_at)
+        .await?;
+    Ok(())
+}
+
+/// The problem, checked to be part of the assignment.
+fn listed(assignment: &Assignment, slug: &str) -> Result<()> {
+    if assignment.spec.problems.iter().any(|p| p == slug) {
+        Ok(())
+    } else {
+        Err(Error::NotFound(format!(
+            "problem {slug:?} in assignment {}",
+            assignment.id
+        )))
+    }
+}
+
+/// Students see an assignment's instances from its opening, not before.
+fn opened(domain: &Domain, assignment: &Assignment) -> Result<()> {
+    if domain.now() < assignment.spec.opens_at {
+        return Err(Error::Conflict(format!(
+            "the assignment opens at {}",
+            when(assignment.spec.opens_at)
+        )));
+    }
+    Ok(())
+}
+
+/// The caller's own instances of a problem in an assignment, from its opening (teachers any
+/// time): inputs to answer.
+pub async fn my_instances(domain: &Domain, user: &User, id: i64, slug: &str) -> Result<Drawn> {
+    let (assignment, role) = access::assignment(domain, user, id).await?;
+    listed(&assignment, slug)?;
+    if role == MemberRole::Student {
+        opened(domain, &assignment)?;
+    }
+    let entry = find(domain, slug)?;
+    let (draw, seed) = personal_draw(domain, id, user.id, slug).await?;
+    problems::draw(entry, seed as u64, Some(draw.generation)).await
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AnsweredInstance {
+    pub name: String,
+    pub group: String,
+    pub input: String,
+    /// The reference answer.
+    pub answer: String,
+}
+
+/// A student's personal instances of one problem, as their teacher sees them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StudentInstances {
+    pub user_id: i64,
+    pub problem: String,
+    pub version: u32,
+    /// Bumped by each regeneration.
+    pub generation: i64,
+    /// A pinned draw does not change.
+    pub pinned: bool,
+    pub instances: Vec<AnsweredInstance>,
+}
+
+/// An assignment the caller teaches, checked to list `slug` and to have `student` in its course.
+async fn student_problem(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    student: i64,
+    slug: &str,
+) -> Result<Assignment> {
+    let assignment = access::assignment_as_teacher(domain, user, id).await?;
+    listed(&assignment, slug)?;
+    access::student_of(domain, &assignment, student).await?;
+    Ok(assignment)
+}
+
+/// A student's current draw with the reference answers, for a teacher of their course.
+pub async fn student_instances(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    student: i64,
+    slug: &str,
+) -> Result<StudentInstances> {
+    Ok(student_draw(domain, user, id, student, slug).await?.drawn)
+}
+
+/// A student's draw, with the assignment and the student's name, for their teacher's page.
+#[derive(Debug)]
+pub struct StudentDraw {
+    pub assignment: Assignment,
+    pub student: String,
+    pub drawn: StudentInstances,
+}
+
+pub async fn student_draw(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    student: i64,
+    slug: &str,
+) -> Result<StudentDraw> {
+    let assignment = student_problem(domain, user, id, student, slug).await?;
+    let drawn = drawn_for_teacher(domain, &assignment, student, slug).await?;
+    let name = domain
+        .store
+        .user_by_id(student)
+        .await?
+        .map_or_else(|| format!("#{student}"), |u| u.name);
+    Ok(StudentDraw {
+        assignment,
+        student: name,
+        drawn,
+    })
+}
+
+async fn drawn_for_teacher(
+    domain: &Domain,
+    assignment: &Assignment,
+    student: i64,
+    slug: &str,
+) -> Result<StudentInstances> {
+    let entry = find(domain, slug)?;
+    let (draw, seed) = personal_draw(domain, assignment.id, student, slug).await?;
+    let drawn = problems::draw(entry, seed as u64, Some(draw.generation)).await?;
+    Ok(StudentInstances {
+        user_id: student,
+        problem: slug.to_owned(),
+        version: drawn.version,
+        generation: draw.generation,
+        pinned: draw.pinned,
+        instances: drawn
+            .instances
+            .into_iter()
+            .map(|(group, i)| AnsweredInstance {
+                name: i.name,
+                group,
+                input: i.input,
+                answer: i.answer,
+            })
+            .collect(),
+    })
+}
+
+/// Draws the student new instances; refused while their draw is pinned. Their earlier
+/// submissions keep the seed they answered.
+pub async fn regenerate(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    student: i64,
+    slug: &str,
+) -> Result<StudentInstances> {
+    // The student and the problem are checked before anything changes; drawing waits.
+    let assignment = student_problem(domain, user, id, student, slug).await?;
+    if domain
+        .store
+        .regenerate_instance(assignment.id, student, slug)
+        .await?
+        .is_none()
+    {
+        return Err(Error::Conflict(
+            "this draw is pinned; unpin it to regenerate".into(),
+        ));
+    }
+    drawn_for_teacher(domain, &assignment, student, slug).await
+}
+
+/// Pins (or unpins) a student's current draw: a pinned draw is not drawn again.
+pub async fn pin(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    student: i64,
+    slug: &str,
+    pinned: bool,
+) -> Result<StudentInstances> {
+    let assignment = student_problem(domain, user, id, student, slug).await?;
+    domain
+        .store
+        .pin_instance(assignment.id, student, slug, pinned)
+        .await?;
+    drawn_for_teacher(domain, &assignment, student, slug).await
+}
+
+/// Where a submission from a problem page opened with `?assignment=` goes.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub id: i64,
+    pub title: String,
+    /// The caller's own due time.
+    pub due_at: i64,
+    /// A student's instances are theirs from the opening; teachers' at any time.
+    pub opened: bool,
+}
+
+/// The assignment, if the caller is in its course and it lists the problem.
+pub async fn target(domain: &Domain, user: &User, id: i64, slug: &str) -> Result<Target> {
+    let (assignment, role) = access::assignment(domain, user, id).await?;
+    listed(&assignment, slug)?;
+    let deadlines = deadlines_for(domain, &assignment, user.id).await?;
+    Ok(Target {
+        id,
+        title: assignment.spec.title.clone(),
+        due_at: deadlines.due_at,
+        opened: role == MemberRole::Teacher || opened(domain, &assignment).is_ok(),
+    })
+}

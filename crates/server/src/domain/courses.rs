@@ -1,0 +1,299 @@
+//! Courses: a teacher creates one, students join with its code or are imported from a list,
+//! co-teachers are added the same way. A course is visible to its members only.
+
+use grundy_coursework::Deadlines;
+use grundy_store::{Assignment, Course, Member, MemberRole, Role, StoreError, User};
+use rand::RngExt;
+
+use super::assignments::{self, Window};
+use super::{Domain, Error, Result, access, accounts};
+
+/// Letters and digits nobody misreads (no 0/O, 1/I/L).
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH: usize = 8;
+const PASSWORD_LENGTH: usize = 14;
+/// Names in one import; each new account costs a password hash.
+const MAX_IMPORT: usize = 200;
+
+/// `length` characters nobody misreads: join codes, and (in lower case) new passwords.
+fn random_code(length: usize) -> String {
+    let mut rng = rand::rng();
+    (0..length)
+        .map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char)
+        .collect()
+}
+
+/// A course and the caller's part in it.
+#[derive(Debug)]
+pub struct Membership {
+    pub course: Course,
+    pub role: MemberRole,
+}
+
+impl Membership {
+    /// The join code, for the course's teachers only: whoever has it can join.
+    pub fn join_code(&self) -> Option<&str> {
+        (self.role == MemberRole::Teacher).then_some(self.course.join_code.as_str())
+    }
+
+    pub fn teaching(&self) -> bool {
+        self.role == MemberRole::Teacher
+    }
+}
+
+/// Creates a course with a fresh join code; the caller, a teacher, is its first teacher.
+pub async fn create(domain: &Domain, user: &User, title: &str) -> Result<Course> {
+    access::require_teacher(user)?;
+    let title = title.trim();
+    if title.is_empty() || title.chars().count() > 200 {
+        return Err(Error::BadRequest(
+            "a course title has 1 to 200 characters".into(),
+        ));
+    }
+    // A clash of 8 characters from 31 is rare; a few tries make it vanish.
+    for _ in 0..5 {
+        match domain
+            .store
+            .create_course(title, &random_code(CODE_LENGTH), user.id, domain.now())
+            .await
+        {
+            Err(StoreError::Conflict(_)) => continue,
+            other => return Ok(other?),
+        }
+    }
+    Err(Error::Internal("no free join code after 5 tries".into()))
+}
+
+/// The caller's courses with their part in each (every course for admins, as a teacher),
+/// newest first.
+pub async fn mine(domain: &Domain, user: &User) -> Result<Vec<Membership>> {
+    let courses = if user.role == Role::Admin {
+        domain
+            .store
+            .courses()
+            .await?
+            .into_iter()
+            .map(|c| (c, MemberRole::Teacher))
+            .collect()
+    } else {
+        domain.store.courses_of(user.id).await?
+    };
+    Ok(courses
+        .into_iter()
+        .map(|(course, role)| Membership { course, role })
+        .collect())
+}
+
+/// A course the caller teaches (for the forms that change it).
+pub async fn teaching(domain: &Domain, user: &User, id: i64) -> Result<Membership> {
+    let course = access::teaching(domain, user, id).await?;
+    Ok(Membership {
+        course,
+        role: MemberRole::Teacher,
+    })
+}
+
+/// A course as one of its members sees it.
+#[derive(Debug)]
+pub struct Overview {
+    /// The course and the viewer's part in it.
+    pub membership: Membership,
+    /// Everyone for teachers; the teachers for students.
+    pub members: Vec<Member>,
+    /// By due time, each with the viewer's own times.
+    pub assignments: Vec<Listed>,
+}
+
+/// An assignment in its course's list.
+#[derive(Debug)]
+pub struct Listed {
+    pub assignment: Assignment,
+    /// The class's times for teachers; a student's own (with an extension).
+    pub deadlines: Deadlines,
+    pub window: Window,
+}
+
+pub async fn overview(domain: &Domain, user: &User, id: i64) -> Result<Overview> {
+    let (course, role) = access::course(domain, user, id).await?;
+    let teaching = role == MemberRole::Teacher;
+    let members = domain
+        .store
+        .members(id)
+        .await?
+        .into_iter()
+        .filter(|m| teaching || m.role == MemberRole::Teacher)
+        .collect();
+    let now = domain.now();
+    let mut listed = Vec::new();
+    for assignment in domain.store.assignments(id).await? {
+        let deadlines = if teaching {
+            Deadlines::for_student(&assignment.spec, None)
+        } else {
+            assignments::deadlines_for(domain, &assignment, user.id).await?
+        };
+        listed.push(Listed {
+            window: Window::of(&deadlines, now),
+            deadlines,
+            assignment,
+        });
+    }
+    Ok(Overview {
+        membership: Membership { course, role },
+        members,
+        assignments: listed,
+    })
+}
+
+/// Joins the course whose code this is, as a student; a member already keeps their part.
+pub async fn join(domain: &Domain, user: &User, code: &str) -> Result<Membership> {
+    let code = code.trim().to_uppercase();
+    let Some(course) = domain.store.course_by_code(&code).await? else {
+        return Err(Error::NotFound("a course with this join code".into()));
+    };
+    domain
+        .store
+        .add_member(course.id, user.id, MemberRole::Student, domain.now())
+        .await?;
+    let role = domain
+        .store
+        .member_role(course.id, user.id)
+        .await?
+        .unwrap_or(MemberRole::Student);
+    Ok(Membership { course, role })
+}
+
+/// Whom to add to a course.
+#[derive(Debug, Clone)]
+pub struct Import {
+    pub names: Vec<String>,
+    /// Students, or co-teachers (whose accounts must be teachers').
+    pub role: MemberRole,
+    /// Create accounts for students who have none, with a fresh password each.
+    pub create_missing: bool,
+}
+
+/// A new student account's password, shown this once.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct NewAccount {
+    pub name: String,
+    /// Shown once: hand it to the student.
+    pub password: String,
+}
+
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Refused {
+    pub name: String,
+    pub reason: String,
+}
+
+/// What an import did, name by name.
+#[derive(Debug, Clone, Default, serde::Serialize, utoipa::ToSchema)]
+pub struct ImportReport {
+    pub added: Vec<String>,
+    /// In the course already (their part is left as it was).
+    pub already: Vec<String>,
+    pub created: Vec<NewAccount>,
+    pub refused: Vec<Refused>,
+}
+
+/// Adds people by name to a course the caller teaches: students (creating accounts for the
+/// missing ones if asked) or co-teachers, who must have teachers' accounts.
+pub async fn import(
+    domain: &Domain,
+    user: &User,
+    course: i64,
+    import: Import,
+) -> Result<ImportReport> {
+    access::teaching(domain, user, course).await?;
+    let role = import.role;
+    let names: Vec<&str> = import
+        .names
+        .iter()
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.len() > MAX_IMPORT {
+        return Err(Error::BadRequest(format!(
+            "at most {MAX_IMPORT} names at once"
+        )));
+    }
+    let mut report = ImportReport::default();
+    for name in names {
+        let refuse = |reason: &str| Refused {
+            name: name.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let member = match domain.store.user_by_name(name).await? {
+            Some(found) => found,
+            None if import.create_missing && role == MemberRole::Student => {
+                let password = random_code(PASSWORD_LENGTH).to_lowercase();
+                match accounts::add_user(domain, name, Role::Student, Some(password.clone())).await
+                {
+                    Ok(created) => {
+                        report.created.push(NewAccount {
+                            name: name.to_owned(),
+                            password,
+                        });
+                        created
+                    }
+                    // A bad name, or one taken meanwhile: the others go on, so passwords
+                    // already made are still reported.
+                    Err(Error::BadRequest(reason) | Error::Conflict(reason)) => {
+                        report.refused.push(refuse(&reason));
+                        continue;
+                    }
+                    Err(other) => return Err(other),
+                }
+            }
+            None => {
+                report.refused.push(refuse("no such user"));
+                continue;
+            }
+        };
+        if role == MemberRole::Teacher && member.role == Role::Student {
+            report
+                .refused
+                .push(refuse("a student's account cannot teach"));
+            continue;
+        }
+        // A teacher's or admin's account joins a course only as a co-teacher, by its own
+        // choice of join code otherwise.
+        if role == MemberRole::Student && member.role != Role::Student {
+            report
+                .refused
+                .push(refuse("not a student's account (add it as a co-teacher)"));
+            continue;
+        }
+        if domain
+            .store
+            .add_member(course, member.id, role, domain.now())
+            .await?
+        {
+            report.added.push(member.name);
+        } else {
+            report.already.push(member.name);
+        }
+    }
+    Ok(report)
+}
+
+/// Takes someone out of a course the caller teaches (their submissions stay); the last teacher
+/// stays.
+pub async fn remove_member(domain: &Domain, user: &User, course: i64, member: i64) -> Result<()> {
+    access::teaching(domain, user, course).await?;
+    let members = domain.store.members(course).await?;
+    let teachers = members
+        .iter()
+        .filter(|m| m.role == MemberRole::Teacher)
+        .count();
+    let Some(found) = members.iter().find(|m| m.user_id == member) else {
+        return Err(Error::NotFound(format!("member {member}")));
+    };
+    if found.role == MemberRole::Teacher && teachers == 1 {
+        return Err(Error::Conflict(
+            "a course keeps at least one teacher".into(),
+        ));
+    }
+    domain.store.remove_member(course, member).await?;
+    Ok(())
+}

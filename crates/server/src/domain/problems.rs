@@ -1,0 +1,124 @@
+//! The catalogue as the service offers it, and the instances a student answers without a
+//! program: the samples and a few inputs per subtask drawn from a seed of their own.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use grundy_judge::naming::Group;
+use grundy_problems::{Instance, Problem};
+use grundy_store::{ProblemMark, User};
+
+use super::{Domain, Error, Result};
+use crate::registry::Entry;
+
+/// How many instances of each subtask a student answers.
+pub const INSTANCES_PER_SUBTASK: usize = 2;
+
+/// The seed of a student's practice instances: fixed per user, different between users. (An
+/// assignment's are keyed: see [`super::assignments`].)
+pub fn practice_seed(user: i64) -> u64 {
+    user as u64
+}
+
+/// The instances drawn from `seed`: the samples, then each subtask's.
+pub fn instances(problem: &Problem, seed: u64) -> Vec<Instance> {
+    problem.instances(seed, INSTANCES_PER_SUBTASK)
+}
+
+/// A problem by its slug.
+pub fn find(domain: &Domain, slug: &str) -> Result<Arc<Entry>> {
+    domain
+        .problems
+        .get(slug)
+        .ok_or_else(|| Error::NotFound(format!("problem {slug:?}")))
+}
+
+/// The catalogue, built-in problems first, narrowed to a tag.
+pub fn list(domain: &Domain, tag: Option<&str>) -> Vec<Arc<Entry>> {
+    domain
+        .problems
+        .list()
+        .into_iter()
+        .filter(|e| tag.is_none_or(|t| e.problem.spec.tags.iter().any(|own| own == t)))
+        .collect()
+}
+
+/// Every tag of the catalogue, in order.
+pub fn tags(domain: &Domain) -> Vec<String> {
+    let tags: BTreeSet<String> = domain
+        .problems
+        .list()
+        .iter()
+        .flat_map(|e| e.problem.spec.tags.iter().cloned())
+        .collect();
+    tags.into_iter().collect()
+}
+
+/// A visitor's standing on each problem they tried (nothing for someone not signed in).
+pub async fn marks(domain: &Domain, user: Option<&User>) -> Result<BTreeMap<String, ProblemMark>> {
+    let Some(user) = user else {
+        return Ok(BTreeMap::new());
+    };
+    Ok(domain
+        .store
+        .problem_marks(user.id)
+        .await?
+        .into_iter()
+        .map(|m| (m.problem.clone(), m))
+        .collect())
+}
+
+/// Instances drawn for someone, each with its group's name.
+#[derive(Debug)]
+pub struct Drawn {
+    pub problem: Arc<Entry>,
+    /// The problem version they belong to: answers to another version's are refused.
+    pub version: u32,
+    /// In an assignment: which draw of the student's instances these are.
+    pub draw: Option<i64>,
+    pub instances: Vec<(String, Instance)>,
+}
+
+/// Draws `seed`'s instances (the largest subtasks' inputs take a moment: off the async threads).
+pub(crate) async fn draw(entry: Arc<Entry>, seed: u64, draw: Option<i64>) -> Result<Drawn> {
+    let problem = entry.problem.clone();
+    let drawn = tokio::task::spawn_blocking(move || instances(&problem, seed))
+        .await
+        .map_err(|e| super::error::thread("drawing instances", e))?;
+    let named = drawn
+        .into_iter()
+        .map(|i| (Group::of_instance(&i).name(&entry.problem).to_owned(), i))
+        .collect();
+    Ok(Drawn {
+        version: entry.problem.spec.version,
+        problem: entry,
+        draw,
+        instances: named,
+    })
+}
+
+/// The caller's practice instances of a problem: the samples plus instances drawn for them (an
+/// uploaded package has only its samples to offer: its other tests are hidden).
+pub async fn practice_instances(domain: &Domain, user: &User, slug: &str) -> Result<Drawn> {
+    draw(find(domain, slug)?, practice_seed(user.id), None).await
+}
+
+/// The instances the caller answers on the answer page: their own draw in an assignment, else
+/// their practice instances. Only problems with generators have instances worth answering.
+pub async fn answer_sheet(
+    domain: &Domain,
+    user: &User,
+    slug: &str,
+    assignment: Option<i64>,
+) -> Result<Drawn> {
+    let entry = find(domain, slug)?;
+    if !entry.problem.is_family_backed() {
+        return Err(Error::BadRequest(format!(
+            "{slug} is an uploaded package: it takes programs only"
+        )));
+    }
+    match assignment {
+        Some(id) => super::assignments::my_instances(domain, user, id, slug).await,
+        None => draw(entry, practice_seed(user.id), None).await,
+    }
+}

@@ -1,0 +1,389 @@
+//! Submissions: programs and answers in, results out at the feedback level the viewer is owed,
+//! and what a follower of judging needs.
+
+use std::collections::BTreeMap;
+
+use grundy_judge::Verdict;
+use grundy_judge::naming::{self, TestName};
+use grundy_store::{
+    Feedback, MemberRole, Submission, SubmissionKind, SubmissionQuery, TestRow, User,
+};
+
+use super::assignments::{self, Window};
+use super::problems::{self, find};
+use super::{Domain, Error, Result, access, when};
+
+/// At most this many answers in one submission.
+const MAX_ANSWERS: usize = 1000;
+/// Larger inputs are left out of what a student is shown (the built-in games' largest are a few
+/// hundred KiB).
+const MAX_SHOWN_INPUT: usize = 4 << 20;
+
+/// Something to judge, for a problem, perhaps for an assignment.
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    pub problem: String,
+    pub work: Work,
+    /// The assignment it is for: it must be open to the caller and list the problem.
+    pub assignment: Option<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Work {
+    Program {
+        language: String,
+        source: String,
+    },
+    /// Outputs by instance name.
+    Answers {
+        answers: BTreeMap<String, String>,
+        /// The problem version the instances were drawn at: answers to another's are refused.
+        version: Option<u32>,
+        /// In an assignment: the draw they answer (required there).
+        draw: Option<i64>,
+    },
+}
+
+/// Checks a program or answers, applies the rate limit and queues it.
+pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<i64> {
+    let Some(entry) = domain.problems.get(&new.problem) else {
+        return Err(Error::BadRequest(format!(
+            "no problem named {:?}",
+            new.problem
+        )));
+    };
+    let problem = &entry.problem;
+    let (kind, language, source, answered_draw) = match new.work {
+        Work::Program { language, source } => {
+            domain
+                .languages
+                .get(&language)
+                .map_err(|e| Error::BadRequest(e.to_string()))?;
+            if source.trim().is_empty() {
+                return Err(Error::BadRequest("the source is empty".into()));
+            }
+            if source.len() > domain.policy.source_bytes {
+                return Err(Error::BadRequest(format!(
+                    "the source is larger than {} bytes",
+                    domain.policy.source_bytes
+                )));
+            }
+            (
+                SubmissionKind::Program,
+                Some(language),
+                source.into_bytes(),
+                None,
+            )
+        }
+        Work::Answers {
+            answers,
+            version,
+            draw,
+        } => {
+            if !problem.is_family_backed() {
+                // Its only instances would be the samples, worth no points.
+                return Err(Error::BadRequest(format!(
+                    "{} is an uploaded package: its tests are hidden, so it takes programs only",
+                    problem.slug()
+                )));
+            }
+            if let Some(version) = version
+                && version != problem.spec.version
+            {
+                return Err(Error::Conflict(format!(
+                    "the problem is at version {} now; fetch its instances again",
+                    problem.spec.version
+                )));
+            }
+            if answers.is_empty() {
+                return Err(Error::BadRequest("no answers given".into()));
+            }
+            if answers.len() > MAX_ANSWERS {
+                return Err(Error::BadRequest(format!(
+                    "at most {MAX_ANSWERS} answers per submission"
+                )));
+            }
+            let json = serde_json::to_vec(&answers).map_err(|e| Error::Internal(e.to_string()))?;
+            (SubmissionKind::Answers, None, json, Some(draw))
+        }
+    };
+    let now = domain.now();
+    let (assignment_id, instance_seed) = match new.assignment {
+        None => (None, None),
+        Some(id) => {
+            let (seed, generation, personal_tests) =
+                assignment_seed(domain, user, id, &new.problem, now).await?;
+            // Answers always answer personal instances; programs run on them when the
+            // assignment asks for it and the problem can draw them.
+            let personal =
+                kind == SubmissionKind::Answers || (personal_tests && problem.is_family_backed());
+            if let Some(answered) = answered_draw {
+                let Some(answered) = answered else {
+                    return Err(Error::BadRequest(
+                        "answers for an assignment name the `draw` of the instances they answer"
+                            .into(),
+                    ));
+                };
+                if answered != generation {
+                    return Err(Error::Conflict(
+                        "your instances were drawn again since you fetched them; fetch them again"
+                            .into(),
+                    ));
+                }
+            }
+            (Some(id), personal.then_some(seed))
+        }
+    };
+    let rate = domain.policy.submissions_per_minute;
+    if rate > 0 {
+        let recent = domain
+            .store
+            .count_submissions_since(user.id, now - 60_000)
+            .await?;
+        if recent >= i64::from(rate) {
+            return Err(Error::TooManyRequests {
+                retry_after_secs: 60,
+                limit: rate,
+            });
+        }
+    }
+    let id = domain
+        .store
+        .create_submission(
+            &grundy_store::NewSubmission {
+                user_id: user.id,
+                problem: new.problem,
+                kind,
+                language,
+                source,
+                priority: 0,
+                assignment_id,
+                instance_seed,
+            },
+            now,
+        )
+        .await?;
+    domain.queued.notify_one();
+    Ok(id)
+}
+
+/// Checks that `user` may submit `problem` to the assignment now and returns the seed of their
+/// personal instances in it, the draw's generation, and whether programs run on them. Teachers
+/// may try their own assignments at any time.
+async fn assignment_seed(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    problem: &str,
+    now: i64,
+) -> Result<(i64, i64, bool)> {
+    let (assignment, role) = access::assignment(domain, user, id).await?;
+    if !assignment.spec.problems.iter().any(|p| p == problem) {
+        return Err(Error::BadRequest(format!(
+            "{problem} is not part of assignment {id}"
+        )));
+    }
+    if role == MemberRole::Student {
+        let deadlines = assignments::deadlines_for(domain, &assignment, user.id).await?;
+        match Window::of(&deadlines, now) {
+            Window::Upcoming => {
+                return Err(Error::Conflict(format!(
+                    "the assignment opens at {}",
+                    when(deadlines.opens_at)
+                )));
+            }
+            Window::Closed => {
+                return Err(Error::Conflict(format!(
+                    "the assignment closed at {}",
+                    when(deadlines.closes_at)
+                )));
+            }
+            Window::Open | Window::Late => {}
+        }
+    }
+    let (draw, seed) = assignments::personal_draw(domain, id, user.id, problem).await?;
+    Ok((seed, draw.generation, assignment.spec.personal_tests))
+}
+
+/// The submission if the caller may see it; someone else's is "not found", not "forbidden",
+/// so ids reveal nothing.
+pub async fn visible(domain: &Domain, user: &User, id: i64) -> Result<Submission> {
+    match domain.store.submission(id).await? {
+        Some(s) if access::may_see_submission(domain, user, &s).await? => Ok(s),
+        _ => Err(Error::NotFound(format!("submission {id}"))),
+    }
+}
+
+/// Narrows a listing; the caller's permissions narrow it further.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Only this user's.
+    pub author: Option<i64>,
+    pub problem: Option<String>,
+    pub verdict: Option<Verdict>,
+    /// Ids below this one (the next page).
+    pub before: Option<i64>,
+    pub assignment: Option<i64>,
+    /// At most this many (1–500; 50 when not given), newest first.
+    pub limit: Option<i64>,
+}
+
+/// Newest first, what the caller may see of what the filter asks for.
+pub async fn list(domain: &Domain, viewer: &User, filter: &Filter) -> Result<Vec<Submission>> {
+    let scope = access::visible_submissions(viewer);
+    Ok(domain
+        .store
+        .submissions(&SubmissionQuery {
+            user: filter.author.or(scope.user),
+            problem: filter.problem.as_deref(),
+            verdict: filter.verdict,
+            before: filter.before,
+            assignment: filter.assignment,
+            limit: filter.limit.unwrap_or(50).clamp(1, 500),
+            ..scope
+        })
+        .await?)
+}
+
+/// One test as the viewer sees it.
+#[derive(Debug, Clone)]
+pub struct ShownTest {
+    pub row: TestRow,
+    /// A failed personal instance's input and expected answer, when the feedback level shows
+    /// them (they are the student's own: nobody else has these inputs).
+    pub input: Option<String>,
+    pub expected: Option<String>,
+}
+
+/// A submission as its viewer may see it.
+#[derive(Debug)]
+pub struct Detail {
+    pub submission: Submission,
+    /// Who made it.
+    pub author: String,
+    /// How much the viewer is told of its tests.
+    pub feedback: Feedback,
+    /// Empty for `verdict` feedback.
+    pub tests: Vec<ShownTest>,
+    /// The program, or the answers as JSON.
+    pub source: String,
+}
+
+pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
+    let submission = visible(domain, viewer, id).await?;
+    let feedback = access::feedback_for(domain, viewer, &submission).await?;
+    let rows = domain.store.test_results(id).await?;
+    let tests = shown_tests(domain, &submission, feedback, rows).await?;
+    let source = domain
+        .store
+        .submission_source(id)
+        .await?
+        .unwrap_or_default();
+    let author = if submission.user_id == viewer.id {
+        viewer.name.clone()
+    } else {
+        domain
+            .store
+            .user_by_id(submission.user_id)
+            .await?
+            .map_or_else(|| format!("#{}", submission.user_id), |u| u.name)
+    };
+    Ok(Detail {
+        submission,
+        author,
+        feedback,
+        tests,
+        source: String::from_utf8_lossy(&source).into_owned(),
+    })
+}
+
+/// Test rows as `feedback` allows: none for `verdict`; with `inputs`, a failed personal
+/// instance also carries its input and expected answer (drawn again from the stored seed, when
+/// the problem is still at the version that judged it).
+async fn shown_tests(
+    domain: &Domain,
+    submission: &Submission,
+    feedback: Feedback,
+    rows: Vec<TestRow>,
+) -> Result<Vec<ShownTest>> {
+    if feedback == Feedback::Verdict {
+        return Ok(Vec::new());
+    }
+    let mut shown: Vec<ShownTest> = rows
+        .into_iter()
+        .map(|row| ShownTest {
+            row,
+            input: None,
+            expected: None,
+        })
+        .collect();
+    let failed = |t: &ShownTest| t.row.verdict.is_failure();
+    let Some(seed) = submission.instance_seed else {
+        return Ok(shown);
+    };
+    if feedback < Feedback::Inputs || !shown.iter().any(failed) {
+        return Ok(shown);
+    }
+    let Ok(entry) = find(domain, &submission.problem) else {
+        return Ok(shown);
+    };
+    let problem = entry.problem.clone();
+    if submission.problem_version != Some(i64::from(problem.spec.version))
+        || (submission.kind == SubmissionKind::Program
+            && naming::personal_group_is_ambiguous(&problem))
+    {
+        return Ok(shown);
+    }
+    let kind = submission.kind;
+    let instances = tokio::task::spawn_blocking(move || {
+        let drawn = problems::instances(&problem, seed as u64);
+        let named = match kind {
+            SubmissionKind::Answers => naming::answer_tests(&problem, &drawn),
+            SubmissionKind::Program => naming::personal_tests(&drawn),
+        };
+        named
+            .into_iter()
+            .map(|(name, i)| (name, (i.input.clone(), i.answer.clone())))
+            .collect::<BTreeMap<TestName, (String, String)>>()
+    })
+    .await
+    .map_err(|e| super::error::thread("drawing instances", e))?;
+    for test in shown.iter_mut().filter(|t| failed(t)) {
+        if let Some((input, answer)) = instances.get(&test.row.name)
+            && input.len() <= MAX_SHOWN_INPUT
+        {
+            test.input = Some(input.clone());
+            test.expected = Some(answer.clone());
+        }
+    }
+    Ok(shown)
+}
+
+/// Someone following a submission's judging, and what they may be sent.
+#[derive(Debug, Clone, Copy)]
+pub struct Following {
+    pub id: i64,
+    /// Per-test results are not theirs to see (`verdict` feedback).
+    pub hide_tests: bool,
+}
+
+pub async fn follow(domain: &Domain, viewer: &User, id: i64) -> Result<Following> {
+    let submission = visible(domain, viewer, id).await?;
+    let hide_tests = access::feedback_for(domain, viewer, &submission).await? == Feedback::Verdict;
+    Ok(Following { id, hide_tests })
+}
+
+/// The submission and its test results as of one attempt: the two are read apart, so they are
+/// read again when a worker started another attempt in between (its results would otherwise be
+/// sent as the old attempt's). `None` when the submission is gone or the store fails.
+pub async fn snapshot(domain: &Domain, id: i64) -> Option<(Submission, Vec<TestRow>)> {
+    let mut before = domain.store.submission(id).await.ok()??;
+    loop {
+        let tests = domain.store.test_results(id).await.ok()?;
+        let after = domain.store.submission(id).await.ok()??;
+        if after.attempts == before.attempts && after.status == before.status {
+            return Some((after, tests));
+        }
+        before = after;
+    }
+}

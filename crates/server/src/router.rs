@@ -1,0 +1,93 @@
+//! The whole HTTP surface: the API and the pages behind one set of layers (CSRF, compression,
+//! tracing, request ids, panics), with the errors of layers and of the router itself given the
+//! body their address expects: JSON under `/api/`, a page elsewhere.
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::csrf::CsrfLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+use crate::domain::Error;
+use crate::{AppState, api, web};
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .merge(api::routes(state.limits.clone()))
+        .merge(web::routes(state.limits.clone()))
+        .fallback(not_found)
+        // Browsers send cookies with cross-site requests; writes from other origins are refused.
+        // Scripts with tokens send neither `Origin` nor `Sec-Fetch-Site` and pass.
+        .layer(CsrfLayer::new().with_rejection_response(|_| {
+            (
+                StatusCode::FORBIDDEN,
+                "cross-origin request refused (CSRF protection)",
+            )
+                .into_response()
+        }))
+        .layer(axum::middleware::from_fn(shape_errors))
+        .layer(CompressionLayer::new())
+        .layer(TraceLayer::new_for_http())
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .layer(CatchPanicLayer::custom(|_| {
+            api::error_response(&Error::Internal("a handler panicked".into()))
+        }))
+        .with_state(state)
+}
+
+/// JSON for API addresses, a page for the rest.
+async fn not_found(uri: axum::http::Uri, visitor: web::Visitor) -> Response {
+    if is_api(uri.path()) {
+        api::error_response(&Error::NotFound("this route".into()))
+    } else {
+        web::not_found(visitor)
+    }
+}
+
+fn is_api(path: &str) -> bool {
+    path.starts_with("/api/")
+}
+
+/// Errors made by layers and the router itself (a timeout, a wrong method, an unreadable path
+/// parameter or form, a cross-site write) come without a body or as plain text: under `/api/`
+/// they get the handlers' JSON shape, elsewhere an HTML error page.
+async fn shape_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let api = is_api(request.uri().path());
+    let response = next.run(request).await;
+    let status = response.status();
+    let content_type = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .map(|v| v.as_bytes().to_vec())
+        .unwrap_or_default();
+    let shaped = if api {
+        content_type.starts_with(b"application/json")
+    } else {
+        content_type.starts_with(b"text/html")
+    };
+    if !(status.is_client_error() || status.is_server_error()) || shaped {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let message = if status.is_server_error() || text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        String::from_utf8_lossy(&text).into_owned()
+    };
+    let mut shaped = if api {
+        api::status_response(status, message)
+    } else {
+        web::error_page(status, message, None)
+    };
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            shaped.headers_mut().append(name, value.clone());
+        }
+    }
+    shaped
+}
