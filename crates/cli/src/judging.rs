@@ -102,7 +102,8 @@ pub fn run(sandbox: &SandboxArgs, args: RunArgs) -> Result<ExitCode> {
     let compiled = judge.compile(&language, &source)?;
     if !compiled.result.ok {
         if args.json {
-            let doc = json!({ "status": "compilation_error", "compile": compiled.result });
+            // `grundy run` reports a run's status; a program that does not compile has the verdict.
+            let doc = json!({ "status": Verdict::CompilationError, "compile": compiled.result });
             println!("{}", serde_json::to_string_pretty(&doc)?);
         } else {
             eprintln!("compilation error:\n{}", compiled.result.message);
@@ -190,7 +191,7 @@ pub fn default_cache_dir() -> PathBuf {
 }
 
 pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
-    let catalogue = crate::problems::load_catalogue(args.problems_dir.as_deref())?;
+    let catalogue = crate::setup::load_catalogue(args.problems_dir.as_deref())?;
     let problem = catalogue.get(&args.problem).with_context(|| {
         format!(
             "no problem named {:?} (see `grundy problems list`)",

@@ -4,6 +4,7 @@
 mod judging;
 mod problems;
 mod service;
+mod setup;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -74,7 +75,7 @@ fn main() -> ExitCode {
         };
         return ExitCode::from(grundy_sandbox::supervisor::main(options) as u8);
     }
-    service::init_logging(match cli.command {
+    setup::init_logging(match cli.command {
         Command::Serve(_) | Command::Worker(_) => "info",
         _ => "warn",
     });

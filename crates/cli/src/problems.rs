@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::service::{DataArgs, runtime};
+use crate::setup::{DataArgs, load_catalogue, runtime};
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
@@ -83,15 +83,8 @@ impl DifficultyArg {
     }
 }
 
-/// The built-in catalogue, or the problem folders under `problems_dir`.
-pub fn load_catalogue(problems_dir: Option<&Path>) -> Result<Catalogue> {
-    Ok(match problems_dir {
-        Some(dir) => Catalogue::from_dir(dir)
-            .with_context(|| format!("loading problems from {}", dir.display()))?,
-        None => Catalogue::builtin().context("loading the built-in catalogue")?,
-    })
-}
-
+/// Runs a `grundy problems` command on the built-in catalogue, or on the problem folders under
+/// `problems_dir`.
 pub fn run(problems_dir: Option<&Path>, command: Command) -> Result<ExitCode> {
     let catalogue = load_catalogue(problems_dir)?;
     let command = match command {

@@ -18,17 +18,7 @@ use grundy_store::{Role, Store};
 use tokio::sync::watch;
 
 use crate::judging::SandboxArgs;
-
-/// Where the service keeps its data.
-#[derive(Debug, Clone, Args)]
-pub struct DataArgs {
-    /// Directory for the SQLite database and the test-set cache (created if missing).
-    #[arg(long, env = "GRUNDY_DATA_DIR", default_value = "grundy-data")]
-    pub data_dir: PathBuf,
-    /// `postgres://…` to use PostgreSQL instead of SQLite in the data directory.
-    #[arg(long, env = "GRUNDY_DATABASE_URL")]
-    pub database_url: Option<String>,
-}
+use crate::setup::{DataArgs, load_catalogue, runtime};
 
 /// The judging workers a process runs, shared by `serve` and `worker`.
 #[derive(Debug, Clone, Args)]
@@ -44,32 +34,6 @@ pub struct JudgingArgs {
     /// Load problems from this folder instead of the built-in catalogue.
     #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
     pub problems_dir: Option<PathBuf>,
-}
-
-impl DataArgs {
-    fn url(&self) -> String {
-        self.database_url
-            .clone()
-            .unwrap_or_else(|| format!("sqlite:{}", self.data_dir.join("grundy.db").display()))
-    }
-
-    pub(crate) async fn open(&self) -> Result<Store> {
-        std::fs::create_dir_all(&self.data_dir)
-            .with_context(|| format!("creating {}", self.data_dir.display()))?;
-        Store::connect(&self.url())
-            .await
-            .with_context(|| format!("opening the database {}", redact(&self.url())))
-    }
-}
-
-/// A database URL fit for logs: no password.
-fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            format!("{}://…@{}", &url[..scheme], &url[at + 1..])
-        }
-        _ => url.to_owned(),
-    }
 }
 
 #[derive(Debug, Args)]
@@ -117,23 +81,6 @@ pub struct WorkerArgs {
     pub judging: JudgingArgs,
 }
 
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?)
-}
-
-/// Logs to stderr, filtered by `GRUNDY_LOG` or else `default` (the service says what it does;
-/// the other commands only what went wrong, such as a sandbox or checker failure in the judge).
-pub(crate) fn init_logging(default: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("GRUNDY_LOG")
-        .unwrap_or_else(|_| default.into());
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
-
 fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -146,7 +93,7 @@ async fn state(
     limits: RequestLimits,
 ) -> Result<AppState> {
     let store = data.open().await?;
-    let catalogue = crate::problems::load_catalogue(problems_dir)?;
+    let catalogue = load_catalogue(problems_dir)?;
     let languages = Languages::load(sandbox.languages.as_deref())?;
     let state = AppState::new(store, catalogue, languages, limits);
     let custom = state
@@ -160,7 +107,7 @@ async fn state(
 /// What a process that only judges needs: no HTTP side at all.
 async fn judging_context(data: &DataArgs, problems_dir: Option<&Path>) -> Result<JudgingContext> {
     let store = data.open().await?;
-    let catalogue = crate::problems::load_catalogue(problems_dir)?;
+    let catalogue = load_catalogue(problems_dir)?;
     let cx = JudgingContext::new(store, catalogue);
     let custom = cx
         .problems
@@ -278,7 +225,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         // A failed worker is logged; the web side goes on serving.
         let (failed, _) = tokio::sync::mpsc::unbounded_channel();
         let workers = spawn_workers(
-            &state.domain.judging(),
+            &JudgingContext::sharing(&state.domain),
             sandbox,
             &args.data,
             &args.judging,

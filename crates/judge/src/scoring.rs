@@ -59,11 +59,6 @@ impl<'p> Scorer<'p> {
         }
     }
 
-    /// Fails the whole submission with `verdict` (it did not compile) unless a test failed first.
-    pub fn fail(&mut self, verdict: Verdict) {
-        self.first_failure.get_or_insert(verdict);
-    }
-
     /// Whether a test of subtask `s` (1-based) failed already: the judge may skip the rest.
     pub fn subtask_failed(&self, s: usize) -> bool {
         self.subtasks[s - 1].first_failure.is_some()
@@ -165,8 +160,6 @@ mod tests {
             assert_eq!(scorer.subtask(2).verdict, Verdict::Skipped);
             assert_eq!(scorer.subtask(2).score, 0);
             assert_eq!(scorer.verdict(), Verdict::Accepted);
-            scorer.fail(Verdict::CompilationError);
-            assert_eq!(scorer.verdict(), Verdict::CompilationError);
         });
     }
 }

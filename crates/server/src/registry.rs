@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 use grundy_problems::{Catalogue, Problem, ReadLimits};
 use grundy_store::{CustomProblem, ProblemVersion, Store, StoreError};
 
-use crate::domain::now_ms;
+use crate::clock::now_ms;
 
 /// Where a problem comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

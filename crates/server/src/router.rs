@@ -12,7 +12,8 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 
 use crate::domain::Error;
-use crate::{AppState, api, web};
+use crate::state::AppState;
+use crate::{api, web};
 
 pub fn router(state: AppState) -> Router {
     Router::new()

@@ -1,8 +1,8 @@
 //! Storage for the service, on SQLite (the zero-setup default) or PostgreSQL (to scale out):
 //! users, API tokens and sessions (`accounts`), problem versions and custom problems
-//! (`problems`), submissions with their per-test results (`submissions`), the judging queue,
-//! which lives on the submissions table with a lease (`queue`), and courses with their
-//! assignments (`courses`). Each module adds its methods to the one [`Store`]; the types they
+//! (`problems`), submissions (`submissions`), the judging queue, which lives on the submissions
+//! table with a lease (`queue`), the results its lease holders write (`results`), and courses
+//! with their assignments (`courses`). Each module adds its methods to the one [`Store`]; the types they
 //! return are re-exported here.
 //!
 //! One [`Store`] with a variant per backend: most SQL text is shared (sqlx binds `$1` by number on
@@ -67,6 +67,7 @@ mod accounts;
 mod courses;
 mod problems;
 mod queue;
+mod results;
 mod submissions;
 
 pub use courses::{

@@ -221,18 +221,6 @@ pub struct SubmissionQuery<'a> {
     pub limit: i64,
 }
 
-impl SubmissionQuery<'_> {
-    /// Everything `viewer` may see, newest 50 first: a student's own, a teacher's as narrowed
-    /// by `teacher`, everyone's for an admin.
-    pub fn seen_by(viewer: &User) -> Self {
-        SubmissionQuery {
-            user: (viewer.role == Role::Student).then_some(viewer.id),
-            teacher: (viewer.role == Role::Teacher).then_some(viewer.id),
-            ..SubmissionQuery::default()
-        }
-    }
-}
-
 impl Default for SubmissionQuery<'_> {
     fn default() -> Self {
         SubmissionQuery {

@@ -3,9 +3,7 @@
 
 use grundy_verdict::Verdict;
 
-use crate::{
-    NewSubmission, ProblemMark, Result, Store, Submission, SubmissionQuery, TestRow, rows,
-};
+use crate::{NewSubmission, ProblemMark, Result, Store, Submission, SubmissionQuery, rows};
 
 impl Store {
     pub async fn create_submission(&self, new: &NewSubmission, now: i64) -> Result<i64> {
@@ -99,13 +97,5 @@ impl Store {
         Ok(
             on_both!(self, pool => sqlx::query_scalar(SQL).bind(user).bind(since).fetch_one(pool).await?),
         )
-    }
-
-    pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {
-        const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message \
-                           FROM test_results WHERE submission_id = $1 ORDER BY position";
-        let found: Vec<rows::TestResultRow> =
-            on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?);
-        found.into_iter().map(TryInto::try_into).collect()
     }
 }

@@ -13,9 +13,9 @@ use super::error::{ApiError, rejection};
 use super::views::{
     ErrorBody, LoginBody, NewTokenBody, NewUserBody, PasswordBody, TokenCreated, UserView,
 };
-use crate::AppState;
 use crate::domain::{Error, accounts};
 use crate::http::auth;
+use crate::state::AppState;
 
 /// Signs in with a name and password and sets the session cookie (a new session each time).
 #[utoipa::path(post, path = "/api/v1/login", tag = "accounts", request_body = LoginBody,

@@ -17,9 +17,10 @@ use super::JsonResult;
 use super::caller::CurrentUser;
 use super::error::{ApiError, rejection};
 use super::views::{ErrorBody, InstanceList};
-use crate::AppState;
 use crate::domain::Error;
 use crate::domain::assignments::{self, Draft, Part, Standing, StudentInstances};
+use crate::domain::courses;
+use crate::state::AppState;
 
 /// An assignment as a teacher sets it. Times are Unix milliseconds.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -184,6 +185,8 @@ pub(super) async fn create_assignment(
     Path(course): Path<i64>,
     body: Result<Json<AssignmentBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<AssignmentView>), ApiError> {
+    // Outsiders learn nothing from how their body is refused: the caller's part comes first.
+    courses::teaching(&state.domain, &user, course).await?;
     let Json(body) = body.map_err(rejection)?;
     let created = assignments::create(&state.domain, &user, course, body.into_draft()?).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
@@ -200,6 +203,7 @@ pub(super) async fn update_assignment(
     Path(id): Path<i64>,
     body: Result<Json<AssignmentBody>, JsonRejection>,
 ) -> JsonResult<AssignmentView> {
+    assignments::teaching(&state.domain, &user, id).await?;
     let Json(body) = body.map_err(rejection)?;
     let updated = assignments::update(&state.domain, &user, id, body.into_draft()?).await?;
     Ok(Json(updated.into()))
@@ -247,6 +251,7 @@ pub(super) async fn set_extension(
     Path((id, student)): Path<(i64, i64)>,
     body: Result<Json<ExtensionBody>, JsonRejection>,
 ) -> Result<StatusCode, ApiError> {
+    assignments::teaching(&state.domain, &user, id).await?;
     let Json(body) = body.map_err(rejection)?;
     assignments::set_extension(&state.domain, &user, id, student, body.due_at).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -355,6 +360,7 @@ pub(super) async fn pin_instances(
     Path((id, student, slug)): Path<(i64, i64, String)>,
     body: Result<Json<PinBody>, JsonRejection>,
 ) -> JsonResult<StudentInstances> {
+    assignments::teaching(&state.domain, &user, id).await?;
     let Json(body) = body.map_err(rejection)?;
     Ok(Json(
         assignments::pin(&state.domain, &user, id, student, &slug, body.pinned).await?,

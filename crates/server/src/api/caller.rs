@@ -6,9 +6,9 @@ use axum::http::request::Parts;
 use grundy_store::User;
 
 use super::error::ApiError;
-use crate::AppState;
 use crate::domain::{Error, access};
 use crate::http::auth;
+use crate::state::AppState;
 
 /// The signed-in caller (bearer token or session cookie).
 #[derive(Debug, Clone)]

@@ -14,9 +14,9 @@ use super::assignments::AssignmentSummary;
 use super::caller::{CurrentUser, Teacher};
 use super::error::{ApiError, rejection};
 use super::views::ErrorBody;
-use crate::AppState;
 use crate::domain::Error;
 use crate::domain::courses::{self, Import, ImportReport, Membership};
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewCourse {
@@ -171,6 +171,8 @@ pub(super) async fn add_members(
     Path(id): Path<i64>,
     body: Result<Json<ImportBody>, JsonRejection>,
 ) -> JsonResult<ImportReport> {
+    // Outsiders learn nothing from how their body is refused: the caller's part comes first.
+    courses::teaching(&state.domain, &user, id).await?;
     let Json(body) = body.map_err(rejection)?;
     let role = match body.role.as_deref() {
         None => MemberRole::Student,

@@ -24,7 +24,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::{AppState, RequestLimits};
+use crate::state::{AppState, HttpLimits};
 use error::ApiError;
 
 #[derive(OpenApi)]
@@ -68,7 +68,7 @@ impl Modify for Security {
 }
 
 /// The routes with their descriptions and limits; `openapi()` and `routes()` both start here.
-fn described(limits: RequestLimits) -> OpenApiRouter<AppState> {
+fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
     let timed = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(problems::health))
         .routes(routes!(problems::version))
@@ -127,11 +127,11 @@ fn described(limits: RequestLimits) -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    described(RequestLimits::default()).into_openapi()
+    described(HttpLimits::default()).into_openapi()
 }
 
 /// The API's routes and the browsable documentation.
-pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
+pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
     let (api, doc) = described(limits).split_for_parts();
     Router::new()
         .merge(api)

@@ -9,8 +9,8 @@ use super::views::{
     ErrorBody, Health, InstanceList, LanguageView, ProblemDetail, ProblemFilter, ProblemList,
     ProblemSummary, SampleView, StatementQuery, SubtaskView, Version,
 };
-use crate::AppState;
 use crate::domain::{Error, problems};
+use crate::state::AppState;
 
 #[utoipa::path(get, path = "/api/v1/health", tag = "service",
     responses((status = 200, body = Health), (status = 500, body = ErrorBody)))]

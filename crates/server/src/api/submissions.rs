@@ -21,9 +21,9 @@ use super::views::{
     Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
     SubmissionView, TestView,
 };
-use crate::AppState;
 use crate::domain::Error;
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
+use crate::state::AppState;
 
 /// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names
 /// of `GET /api/v1/problems/{slug}/instances`). Limited per user per minute.

@@ -12,8 +12,8 @@ use grundy_problems::VariantRequest;
 use super::caller::Teacher;
 use super::error::{ApiError, rejection};
 use super::views::{Created, ErrorBody, ProblemSummary, Queued};
-use crate::AppState;
 use crate::domain::{Error, teaching};
+use crate::state::AppState;
 
 /// Uploads a problem package: a zip in the Kattis/ICPC layout (`problem.yaml`,
 /// `statement/problem.en.md`, `data/sample/*.in|.ans`, `data/secret/*.in|.ans`, optionally

@@ -140,7 +140,7 @@ impl InstanceList {
     /// What a student is shown of drawn instances: inputs, never answers.
     pub fn of(drawn: Drawn) -> InstanceList {
         InstanceList {
-            problem: drawn.problem.problem.slug().to_owned(),
+            problem: drawn.entry.problem.slug().to_owned(),
             version: drawn.version,
             draw: drawn.draw,
             instances: drawn

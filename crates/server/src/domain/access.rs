@@ -80,9 +80,21 @@ pub async fn owns_problem(domain: &Domain, user: &User, slug: &str) -> Result<bo
         .is_some_and(|p| p.owner_id == user.id))
 }
 
-/// The submissions `viewer` may list: the same rule as [`may_see_submission`], in SQL.
-pub fn visible_submissions(viewer: &User) -> SubmissionQuery<'static> {
-    SubmissionQuery::seen_by(viewer)
+/// The submissions `viewer` may list, of `author`'s when one is asked for: the rule of
+/// [`may_see_submission`], as a query the store runs. `None` when the viewer may see none of
+/// them (a student asking for someone else's).
+pub fn visible_submissions(viewer: &User, author: Option<i64>) -> Option<SubmissionQuery<'static>> {
+    let user = match (viewer.role, author) {
+        (Role::Student, Some(asked)) if asked != viewer.id => return None,
+        (Role::Student, _) => Some(viewer.id),
+        (_, asked) => asked,
+    };
+    Some(SubmissionQuery {
+        user,
+        // A teacher's listing is narrowed in SQL as `may_see_submission` narrows one.
+        teacher: (viewer.role == Role::Teacher).then_some(viewer.id),
+        ..SubmissionQuery::default()
+    })
 }
 
 /// Whether `user` may see `submission` (and rejudge it, when a teacher).
@@ -133,13 +145,46 @@ pub async fn teaches_assignment(domain: &Domain, user: &User, id: i64) -> Result
     Ok(domain.store.member_role(found.course_id, user.id).await? == Some(MemberRole::Teacher))
 }
 
+/// Admins see every course, as its teachers; others their own.
+pub fn sees_every_course(user: &User) -> bool {
+    is_admin(user)
+}
+
+/// A course's join code is for its teachers: whoever has it can join.
+pub fn sees_join_code(role: MemberRole) -> bool {
+    role == MemberRole::Teacher
+}
+
+/// Teachers see a course's members; students only its teachers.
+pub fn sees_member(viewer: MemberRole, member: MemberRole) -> bool {
+    viewer == MemberRole::Teacher || member == MemberRole::Teacher
+}
+
+/// Whether an account may be added to a course by a teacher in `part`, or why not: students as
+/// students, teachers' and admins' accounts only as co-teachers (otherwise by their own choice
+/// of join code), so an import never shows a teacher another teacher's work.
+pub fn may_be_imported(account: &User, part: MemberRole) -> std::result::Result<(), &'static str> {
+    match (part, account.role) {
+        (MemberRole::Teacher, Role::Student) => Err("a student's account cannot teach"),
+        (MemberRole::Student, Role::Teacher | Role::Admin) => {
+            Err("not a student's account (add it as a co-teacher)")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Students work within an assignment's times; its teachers may try it at any time.
+pub fn bound_by_deadlines(role: MemberRole) -> bool {
+    role == MemberRole::Student
+}
+
 /// The course and the caller's part in it; admins act as its teachers. Not a member: not found.
 pub async fn course(domain: &Domain, user: &User, id: i64) -> Result<(Course, MemberRole)> {
     let missing = || Error::NotFound(format!("course {id}"));
     let course = domain.store.course(id).await?.ok_or_else(missing)?;
     let role = match domain.store.member_role(id, user.id).await? {
         Some(role) => role,
-        None if user.role == Role::Admin => MemberRole::Teacher,
+        None if sees_every_course(user) => MemberRole::Teacher,
         None => return Err(missing()),
     };
     Ok((course, role))
@@ -189,5 +234,76 @@ pub async fn student_of(domain: &Domain, assignment: &Assignment, student: i64) 
         Ok(())
     } else {
         Err(Error::NotFound(format!("student {student} in this course")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(id: i64, role: Role) -> User {
+        User {
+            id,
+            name: format!("u{id}"),
+            role,
+            password_hash: None,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn teachers_manage_students_and_only_admins_manage_teachers() {
+        let (admin, teacher, student) = (
+            user(1, Role::Admin),
+            user(2, Role::Teacher),
+            user(3, Role::Student),
+        );
+        assert!(may_manage(&teacher, Role::Student));
+        assert!(!may_manage(&teacher, Role::Teacher));
+        assert!(!may_manage(&teacher, Role::Admin));
+        assert!(!may_manage(&student, Role::Student));
+        assert!(may_manage(&admin, Role::Admin));
+        assert_eq!(creatable_roles(&teacher), vec![Role::Student]);
+        assert!(creatable_roles(&student).is_empty());
+        // Nobody changes their own account here, not even an admin.
+        assert!(!may_change_user(&admin, &admin));
+        assert!(may_change_user(&teacher, &student));
+        assert!(!may_change_user(&teacher, &user(4, Role::Teacher)));
+        assert!(!may_change_roles(&teacher));
+    }
+
+    #[test]
+    fn a_student_never_lists_anyone_else() {
+        let student = user(3, Role::Student);
+        assert!(visible_submissions(&student, Some(4)).is_none());
+        let own = visible_submissions(&student, None).unwrap();
+        assert_eq!((own.user, own.teacher), (Some(3), None));
+        let teacher = user(2, Role::Teacher);
+        let theirs = visible_submissions(&teacher, Some(3)).unwrap();
+        assert_eq!((theirs.user, theirs.teacher), (Some(3), Some(2)));
+        let admin = visible_submissions(&user(1, Role::Admin), None).unwrap();
+        assert_eq!((admin.user, admin.teacher), (None, None));
+    }
+
+    #[test]
+    fn students_see_neither_join_codes_nor_classmates() {
+        assert!(!sees_join_code(MemberRole::Student));
+        assert!(sees_join_code(MemberRole::Teacher));
+        assert!(!sees_member(MemberRole::Student, MemberRole::Student));
+        assert!(sees_member(MemberRole::Student, MemberRole::Teacher));
+        assert!(bound_by_deadlines(MemberRole::Student));
+        assert!(!bound_by_deadlines(MemberRole::Teacher));
+        assert!(owns(&user(1, Role::Admin), None));
+        assert!(!owns(&user(2, Role::Teacher), Some(9)));
+        assert!(owns(&user(2, Role::Teacher), Some(2)));
+    }
+
+    #[test]
+    fn only_students_are_imported_as_students_and_never_teach() {
+        assert!(may_be_imported(&user(3, Role::Student), MemberRole::Student).is_ok());
+        assert!(may_be_imported(&user(3, Role::Student), MemberRole::Teacher).is_err());
+        assert!(may_be_imported(&user(2, Role::Teacher), MemberRole::Student).is_err());
+        assert!(may_be_imported(&user(1, Role::Admin), MemberRole::Student).is_err());
+        assert!(may_be_imported(&user(2, Role::Teacher), MemberRole::Teacher).is_ok());
     }
 }

@@ -11,7 +11,8 @@ use grundy_store::{Role, Session, Store, User};
 use rand::RngExt;
 use sha2::{Digest, Sha256};
 
-use super::{Domain, Error, Registration, Result, access, now_ms};
+use super::{Domain, Error, Registration, Result, access};
+use crate::clock::now_ms;
 
 pub const TOKEN_PREFIX: &str = "grundy_";
 /// How long a session lasts without a new login.
@@ -279,9 +280,11 @@ pub async fn create_user(
     password: Option<String>,
 ) -> Result<User> {
     if !access::may_manage(actor, role) {
-        return Err(Error::Forbidden(
-            "you may not create an account with this role",
-        ));
+        return Err(Error::Forbidden(match role {
+            Role::Student => "you may not create a student",
+            Role::Teacher => "you may not create a teacher",
+            Role::Admin => "you may not create an admin",
+        }));
     }
     let created = add_user(domain, name, role, password).await?;
     tracing::info!(user = %created.name, by = %actor.name, "user created");

@@ -13,7 +13,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::problems::{self, Drawn, find};
-use super::{Domain, Error, Result, access, when};
+use super::{Domain, Error, Result, access};
+use crate::clock::when;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -72,6 +73,11 @@ pub async fn create(domain: &Domain, user: &User, course: i64, draft: Draft) -> 
         .store
         .create_assignment(course, &spec, domain.now())
         .await?)
+}
+
+/// An assignment the caller teaches (for the forms that change it).
+pub async fn teaching(domain: &Domain, user: &User, id: i64) -> Result<Assignment> {
+    access::assignment_as_teacher(domain, user, id).await
 }
 
 /// Replaces an assignment the caller teaches (fields left out go back to their defaults).
@@ -327,7 +333,7 @@ fn opened(domain: &Domain, assignment: &Assignment) -> Result<()> {
 pub async fn my_instances(domain: &Domain, user: &User, id: i64, slug: &str) -> Result<Drawn> {
     let (assignment, role) = access::assignment(domain, user, id).await?;
     listed(&assignment, slug)?;
-    if role == MemberRole::Student {
+    if access::bound_by_deadlines(role) {
         opened(domain, &assignment)?;
     }
     let entry = find(domain, slug)?;
@@ -487,19 +493,16 @@ pub struct Target {
     pub title: String,
     /// The caller's own due time.
     pub due_at: i64,
-    /// A student's instances are theirs from the opening; teachers' at any time.
-    pub opened: bool,
 }
 
 /// The assignment, if the caller is in its course and it lists the problem.
 pub async fn target(domain: &Domain, user: &User, id: i64, slug: &str) -> Result<Target> {
-    let (assignment, role) = access::assignment(domain, user, id).await?;
+    let (assignment, _) = access::assignment(domain, user, id).await?;
     listed(&assignment, slug)?;
     let deadlines = deadlines_for(domain, &assignment, user.id).await?;
     Ok(Target {
         id,
         title: assignment.spec.title.clone(),
         due_at: deadlines.due_at,
-        opened: role == MemberRole::Teacher || opened(domain, &assignment).is_ok(),
     })
 }

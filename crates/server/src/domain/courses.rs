@@ -31,9 +31,9 @@ pub struct Membership {
 }
 
 impl Membership {
-    /// The join code, for the course's teachers only: whoever has it can join.
+    /// The join code, for the course's teachers only.
     pub fn join_code(&self) -> Option<&str> {
-        (self.role == MemberRole::Teacher).then_some(self.course.join_code.as_str())
+        access::sees_join_code(self.role).then_some(self.course.join_code.as_str())
     }
 
     pub fn teaching(&self) -> bool {
@@ -67,7 +67,7 @@ pub async fn create(domain: &Domain, user: &User, title: &str) -> Result<Course>
 /// The caller's courses with their part in each (every course for admins, as a teacher),
 /// newest first.
 pub async fn mine(domain: &Domain, user: &User) -> Result<Vec<Membership>> {
-    let courses = if user.role == Role::Admin {
+    let courses = if access::sees_every_course(user) {
         domain
             .store
             .courses()
@@ -115,21 +115,21 @@ pub struct Listed {
 
 pub async fn overview(domain: &Domain, user: &User, id: i64) -> Result<Overview> {
     let (course, role) = access::course(domain, user, id).await?;
-    let teaching = role == MemberRole::Teacher;
     let members = domain
         .store
         .members(id)
         .await?
         .into_iter()
-        .filter(|m| teaching || m.role == MemberRole::Teacher)
+        .filter(|m| access::sees_member(role, m.role))
         .collect();
     let now = domain.now();
     let mut listed = Vec::new();
     for assignment in domain.store.assignments(id).await? {
-        let deadlines = if teaching {
-            Deadlines::for_student(&assignment.spec, None)
-        } else {
+        // A student's own times, with their extension; the class's for its teachers.
+        let deadlines = if access::bound_by_deadlines(role) {
             assignments::deadlines_for(domain, &assignment, user.id).await?
+        } else {
+            Deadlines::for_student(&assignment.spec, None)
         };
         listed.push(Listed {
             window: Window::of(&deadlines, now),
@@ -250,18 +250,8 @@ pub async fn import(
                 continue;
             }
         };
-        if role == MemberRole::Teacher && member.role == Role::Student {
-            report
-                .refused
-                .push(refuse("a student's account cannot teach"));
-            continue;
-        }
-        // A teacher's or admin's account joins a course only as a co-teacher, by its own
-        // choice of join code otherwise.
-        if role == MemberRole::Student && member.role != Role::Student {
-            report
-                .refused
-                .push(refuse("not a student's account (add it as a co-teacher)"));
+        if let Err(reason) = access::may_be_imported(&member, role) {
+            report.refused.push(refuse(reason));
             continue;
         }
         if domain

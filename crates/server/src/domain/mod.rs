@@ -27,9 +27,9 @@ use grundy_store::Store;
 
 pub use error::{Error, Result};
 
+use crate::clock::Clock;
 use crate::events::Hub;
 use crate::registry::Problems;
-use crate::worker::JudgingContext;
 
 /// What the operations work with.
 #[derive(Debug)]
@@ -98,16 +98,6 @@ impl Domain {
         }
     }
 
-    /// What the workers of this process judge with: the same store, problems and events.
-    pub fn judging(&self) -> JudgingContext {
-        JudgingContext {
-            store: self.store.clone(),
-            problems: self.problems.clone(),
-            events: self.events.clone(),
-            queued: self.queued.clone(),
-        }
-    }
-
     /// The key of personal instance seeds: made once, kept in the database, so every node and
     /// every restart draws the same instances.
     pub(crate) async fn seed_key(&self) -> Result<&grundy_coursework::SeedKey> {
@@ -133,58 +123,5 @@ impl Domain {
 
     pub(crate) fn now(&self) -> i64 {
         self.clock.now()
-    }
-}
-
-/// Milliseconds since the Unix epoch: the system's, or one a test sets.
-#[derive(Clone)]
-pub struct Clock(Arc<dyn Fn() -> i64 + Send + Sync>);
-
-impl Clock {
-    pub fn system() -> Clock {
-        Clock::from_fn(now_ms)
-    }
-
-    /// A clock that reads `now` (tests give one they move across deadlines).
-    pub fn from_fn(now: impl Fn() -> i64 + Send + Sync + 'static) -> Clock {
-        Clock(Arc::new(now))
-    }
-
-    pub fn now(&self) -> i64 {
-        (self.0)()
-    }
-}
-
-impl std::fmt::Debug for Clock {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Clock({})", self.now())
-    }
-}
-
-/// Wall-clock milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// A stored time (Unix milliseconds) as people read it, in UTC.
-pub fn when(ms: i64) -> String {
-    let format =
-        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second] UTC");
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(&format).ok())
-        .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_read_as_utc() {
-        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(when(1_795_000_000_123), "2026-11-18 11:06:40 UTC");
     }
 }

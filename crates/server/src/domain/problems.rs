@@ -71,7 +71,8 @@ pub async fn marks(domain: &Domain, user: Option<&User>) -> Result<BTreeMap<Stri
 /// Instances drawn for someone, each with its group's name.
 #[derive(Debug)]
 pub struct Drawn {
-    pub problem: Arc<Entry>,
+    /// The problem they are drawn from.
+    pub entry: Arc<Entry>,
     /// The problem version they belong to: answers to another version's are refused.
     pub version: u32,
     /// In an assignment: which draw of the student's instances these are.
@@ -91,7 +92,7 @@ pub(crate) async fn draw(entry: Arc<Entry>, seed: u64, draw: Option<i64>) -> Res
         .collect();
     Ok(Drawn {
         version: entry.problem.spec.version,
-        problem: entry,
+        entry,
         draw,
         instances: named,
     })
@@ -101,24 +102,4 @@ pub(crate) async fn draw(entry: Arc<Entry>, seed: u64, draw: Option<i64>) -> Res
 /// uploaded package has only its samples to offer: its other tests are hidden).
 pub async fn practice_instances(domain: &Domain, user: &User, slug: &str) -> Result<Drawn> {
     draw(find(domain, slug)?, practice_seed(user.id), None).await
-}
-
-/// The instances the caller answers on the answer page: their own draw in an assignment, else
-/// their practice instances. Only problems with generators have instances worth answering.
-pub async fn answer_sheet(
-    domain: &Domain,
-    user: &User,
-    slug: &str,
-    assignment: Option<i64>,
-) -> Result<Drawn> {
-    let entry = find(domain, slug)?;
-    if !entry.problem.is_family_backed() {
-        return Err(Error::BadRequest(format!(
-            "{slug} is an uploaded package: it takes programs only"
-        )));
-    }
-    match assignment {
-        Some(id) => super::assignments::my_instances(domain, user, id, slug).await,
-        None => draw(entry, practice_seed(user.id), None).await,
-    }
 }

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use grundy_judge::Verdict;
 use grundy_judge::naming::{self, TestName};
-use grundy_store::{
-    Feedback, MemberRole, Submission, SubmissionKind, SubmissionQuery, TestRow, User,
-};
+use grundy_problems::Problem;
+use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionQuery, TestRow, User};
 
 use super::assignments::{self, Window};
-use super::problems::{self, find};
-use super::{Domain, Error, Result, access, when};
+use super::problems::{self, Drawn, find, practice_seed};
+use super::{Domain, Error, Result, access};
+use crate::clock::when;
 
 /// At most this many answers in one submission.
 const MAX_ANSWERS: usize = 1000;
@@ -52,8 +52,45 @@ pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<
             new.problem
         )));
     };
-    let problem = &entry.problem;
-    let (kind, language, source, answered_draw) = match new.work {
+    let checked = check(domain, &entry.problem, new.work)?;
+    let now = domain.now();
+    let instance_seed = match new.assignment {
+        None => None,
+        Some(id) => personal_seed(domain, user, id, &entry.problem, &checked, now).await?,
+    };
+    within_rate(domain, user, now).await?;
+    let id = domain
+        .store
+        .create_submission(
+            &grundy_store::NewSubmission {
+                user_id: user.id,
+                problem: new.problem,
+                kind: checked.kind,
+                language: checked.language,
+                source: checked.source,
+                priority: 0,
+                assignment_id: new.assignment,
+                instance_seed,
+            },
+            now,
+        )
+        .await?;
+    domain.queued.notify_one();
+    Ok(id)
+}
+
+/// A program or answers, checked, as they are stored.
+struct Checked {
+    kind: SubmissionKind,
+    language: Option<String>,
+    /// The program, or the answers as JSON.
+    source: Vec<u8>,
+    /// With answers: the draw they answer, if they name one.
+    answered_draw: Option<Option<i64>>,
+}
+
+fn check(domain: &Domain, problem: &Problem, work: Work) -> Result<Checked> {
+    match work {
         Work::Program { language, source } => {
             domain
                 .languages
@@ -68,12 +105,12 @@ pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<
                     domain.policy.source_bytes
                 )));
             }
-            (
-                SubmissionKind::Program,
-                Some(language),
-                source.into_bytes(),
-                None,
-            )
+            Ok(Checked {
+                kind: SubmissionKind::Program,
+                language: Some(language),
+                source: source.into_bytes(),
+                answered_draw: None,
+            })
         }
         Work::Answers {
             answers,
@@ -104,67 +141,63 @@ pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<
                 )));
             }
             let json = serde_json::to_vec(&answers).map_err(|e| Error::Internal(e.to_string()))?;
-            (SubmissionKind::Answers, None, json, Some(draw))
-        }
-    };
-    let now = domain.now();
-    let (assignment_id, instance_seed) = match new.assignment {
-        None => (None, None),
-        Some(id) => {
-            let (seed, generation, personal_tests) =
-                assignment_seed(domain, user, id, &new.problem, now).await?;
-            // Answers always answer personal instances; programs run on them when the
-            // assignment asks for it and the problem can draw them.
-            let personal =
-                kind == SubmissionKind::Answers || (personal_tests && problem.is_family_backed());
-            if let Some(answered) = answered_draw {
-                let Some(answered) = answered else {
-                    return Err(Error::BadRequest(
-                        "answers for an assignment name the `draw` of the instances they answer"
-                            .into(),
-                    ));
-                };
-                if answered != generation {
-                    return Err(Error::Conflict(
-                        "your instances were drawn again since you fetched them; fetch them again"
-                            .into(),
-                    ));
-                }
-            }
-            (Some(id), personal.then_some(seed))
-        }
-    };
-    let rate = domain.policy.submissions_per_minute;
-    if rate > 0 {
-        let recent = domain
-            .store
-            .count_submissions_since(user.id, now - 60_000)
-            .await?;
-        if recent >= i64::from(rate) {
-            return Err(Error::TooManyRequests {
-                retry_after_secs: 60,
-                limit: rate,
-            });
+            Ok(Checked {
+                kind: SubmissionKind::Answers,
+                language: None,
+                source: json,
+                answered_draw: Some(draw),
+            })
         }
     }
-    let id = domain
+}
+
+/// For a submission to assignment `id`: the seed of the student's personal instances when the
+/// submission uses them. Answers always answer them, and must name the current draw; programs
+/// run on them when the assignment asks for it and the problem can draw them.
+async fn personal_seed(
+    domain: &Domain,
+    user: &User,
+    id: i64,
+    problem: &Problem,
+    checked: &Checked,
+    now: i64,
+) -> Result<Option<i64>> {
+    let (seed, generation, personal_tests) =
+        assignment_seed(domain, user, id, problem.slug(), now).await?;
+    if let Some(answered) = checked.answered_draw {
+        let Some(answered) = answered else {
+            return Err(Error::BadRequest(
+                "answers for an assignment name the `draw` of the instances they answer".into(),
+            ));
+        };
+        if answered != generation {
+            return Err(Error::Conflict(
+                "your instances were drawn again since you fetched them; fetch them again".into(),
+            ));
+        }
+    }
+    let personal =
+        checked.kind == SubmissionKind::Answers || (personal_tests && problem.is_family_backed());
+    Ok(personal.then_some(seed))
+}
+
+/// At most the operator's number of submissions a minute per user.
+async fn within_rate(domain: &Domain, user: &User, now: i64) -> Result<()> {
+    let rate = domain.policy.submissions_per_minute;
+    if rate == 0 {
+        return Ok(());
+    }
+    let recent = domain
         .store
-        .create_submission(
-            &grundy_store::NewSubmission {
-                user_id: user.id,
-                problem: new.problem,
-                kind,
-                language,
-                source,
-                priority: 0,
-                assignment_id,
-                instance_seed,
-            },
-            now,
-        )
+        .count_submissions_since(user.id, now - 60_000)
         .await?;
-    domain.queued.notify_one();
-    Ok(id)
+    if recent >= i64::from(rate) {
+        return Err(Error::TooManyRequests {
+            retry_after_secs: 60,
+            limit: rate,
+        });
+    }
+    Ok(())
 }
 
 /// Checks that `user` may submit `problem` to the assignment now and returns the seed of their
@@ -183,7 +216,7 @@ async fn assignment_seed(
             "{problem} is not part of assignment {id}"
         )));
     }
-    if role == MemberRole::Student {
+    if access::bound_by_deadlines(role) {
         let deadlines = assignments::deadlines_for(domain, &assignment, user.id).await?;
         match Window::of(&deadlines, now) {
             Window::Upcoming => {
@@ -230,11 +263,12 @@ pub struct Filter {
 
 /// Newest first, what the caller may see of what the filter asks for.
 pub async fn list(domain: &Domain, viewer: &User, filter: &Filter) -> Result<Vec<Submission>> {
-    let scope = access::visible_submissions(viewer);
+    let Some(scope) = access::visible_submissions(viewer, filter.author) else {
+        return Ok(Vec::new());
+    };
     Ok(domain
         .store
         .submissions(&SubmissionQuery {
-            user: filter.author.or(scope.user),
             problem: filter.problem.as_deref(),
             verdict: filter.verdict,
             before: filter.before,
@@ -357,6 +391,26 @@ async fn shown_tests(
         }
     }
     Ok(shown)
+}
+
+/// The instances the caller answers on the answer page: their own draw in an assignment, else
+/// their practice instances. Only problems with generators have instances worth answering.
+pub async fn answer_sheet(
+    domain: &Domain,
+    user: &User,
+    slug: &str,
+    assignment: Option<i64>,
+) -> Result<Drawn> {
+    let entry = find(domain, slug)?;
+    if !entry.problem.is_family_backed() {
+        return Err(Error::BadRequest(format!(
+            "{slug} is an uploaded package: it takes programs only"
+        )));
+    }
+    match assignment {
+        Some(id) => assignments::my_instances(domain, user, id, slug).await,
+        None => problems::draw(entry, practice_seed(user.id), None).await,
+    }
 }
 
 /// Someone following a submission's judging, and what they may be sent.

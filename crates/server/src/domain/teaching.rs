@@ -7,7 +7,8 @@ use grundy_problems::{Problem, VariantRequest};
 use grundy_store::User;
 
 use super::problems::find;
-use super::{Domain, Error, Result, access, now_ms};
+use super::{Domain, Error, Result, access};
+use crate::clock::now_ms;
 use crate::registry::{self, Entry, Origin};
 
 /// Stores a new custom problem, or a new version of one the caller owns, and offers it.

@@ -10,9 +10,9 @@ use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::{Frame, PageError, Visitor, local_path};
-use crate::AppState;
 use crate::domain::{Error, Registration, accounts};
 use crate::http::{self, auth};
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
 pub(super) struct NextQuery {

@@ -1,7 +1,7 @@
 //! Course pages: the list with join and create forms, a course (members, imports, assignments),
 //! a new assignment, an assignment (a student's standing, or the teacher's gradebook with
-//! extensions), and a student's personal instances for their teacher. The API's functions do
-//! the work, so the rules are the API's.
+//! extensions), and a student's personal instances for their teacher. The operations of
+//! `domain::courses` and `domain::assignments` do the work, so the rules are the API's too.
 
 use std::collections::BTreeMap;
 
@@ -10,15 +10,16 @@ use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
+use grundy_coursework::Gradebook;
 use grundy_coursework::gradebook::format_points;
-use grundy_store::{Assignment, Feedback, MemberRole, Scoring, User};
+use grundy_store::{Assignment, Extension, Feedback, MemberRole, Scoring, User};
 use serde::Deserialize;
 
 use super::{Frame, PageError, SignedIn, refused, when};
-use crate::AppState;
 use crate::domain::assignments::{self, Draft, Part, StudentInstances};
 use crate::domain::courses::{self, Import, ImportReport, Membership};
 use crate::domain::{Error, problems};
+use crate::state::AppState;
 
 /// A course as a page shows it.
 struct CourseLine {
@@ -203,6 +204,8 @@ pub(super) async fn import(
     Path(id): Path<i64>,
     Form(form): Form<ImportForm>,
 ) -> Result<Response, PageError> {
+    // Only the course's teachers see how their form is refused.
+    courses::teaching(&state.domain, &user, id).await?;
     let role = MemberRole::parse(&form.role)
         .ok_or_else(|| Error::BadRequest(format!("unknown role {:?}", form.role)))?;
     let import = Import {
@@ -231,6 +234,7 @@ pub(super) async fn remove_member(
     SignedIn(user): SignedIn,
     Path((id, member)): Path<(i64, i64)>,
 ) -> Result<Response, PageError> {
+    courses::teaching(&state.domain, &user, id).await?;
     match courses::remove_member(&state.domain, &user, id, member).await {
         Ok(()) => Ok(Redirect::to(&format!("/courses/{id}")).into_response()),
         Err(e) => {
@@ -257,7 +261,7 @@ pub(super) struct NewAssignmentPage {
 }
 
 /// The form as typed: times are `datetime-local` values, read as UTC.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(super) struct AssignmentForm {
     title: String,
     opens: String,
@@ -265,8 +269,8 @@ pub(super) struct AssignmentForm {
     closes: String,
     penalty_percent: String,
     penalty_step_hours: String,
-    scoring: String,
-    feedback: String,
+    scoring: Scoring,
+    feedback: Feedback,
     personal_tests: bool,
     problems: Vec<String>,
 }
@@ -300,11 +304,66 @@ impl AssignmentForm {
             closes: local(today + 11 * DAY),
             penalty_percent: "10".into(),
             penalty_step_hours: "24".into(),
-            scoring: "best".into(),
-            feedback: "tests".into(),
+            scoring: Scoring::Best,
+            feedback: Feedback::Tests,
             personal_tests: false,
             problems: Vec::new(),
         }
+    }
+
+    /// The form as posted (`problems` repeats: a multiple select).
+    fn posted(pairs: Vec<(String, String)>) -> Result<AssignmentForm, Error> {
+        // Only the choices have defaults: a missing time or number is the teacher's to give.
+        let mut form = AssignmentForm {
+            opens: String::new(),
+            due: String::new(),
+            closes: String::new(),
+            penalty_percent: String::new(),
+            penalty_step_hours: String::new(),
+            ..AssignmentForm::starting(0)
+        };
+        for (key, value) in pairs {
+            match key.as_str() {
+                "title" => form.title = value,
+                "opens" => form.opens = value,
+                "due" => form.due = value,
+                "closes" => form.closes = value,
+                "penalty_percent" => form.penalty_percent = value,
+                "penalty_step_hours" => form.penalty_step_hours = value,
+                "scoring" => {
+                    form.scoring = Scoring::parse(&value).ok_or_else(|| {
+                        Error::BadRequest(format!("unknown scoring {value:?} (best or last)"))
+                    })?
+                }
+                "feedback" => {
+                    form.feedback = Feedback::parse(&value).ok_or_else(|| {
+                        Error::BadRequest(format!(
+                            "unknown feedback {value:?} (verdict, tests or inputs)"
+                        ))
+                    })?
+                }
+                "personal_tests" => form.personal_tests = true,
+                "problems" => form.problems.push(value),
+                _ => {}
+            }
+        }
+        Ok(form)
+    }
+
+    /// The scoring rules, each with whether the form has it.
+    fn scorings(&self) -> Vec<(Scoring, bool)> {
+        [Scoring::Best, Scoring::Last]
+            .into_iter()
+            .map(|s| (s, s == self.scoring))
+            .collect()
+    }
+
+    /// The feedback levels, least first, each with whether the form has it.
+    fn feedbacks(&self) -> Vec<(Feedback, bool)> {
+        [Feedback::Verdict, Feedback::Tests, Feedback::Inputs]
+            .into_iter()
+            .map(|f| (f, f == self.feedback))
+            .collect()
     }
 
     fn draft(&self) -> Result<Draft, Error> {
@@ -322,15 +381,8 @@ impl AssignmentForm {
             penalty_step_ms: Some(
                 number("penalty step", &self.penalty_step_hours)?.saturating_mul(3_600_000),
             ),
-            scoring: Scoring::parse(&self.scoring).ok_or_else(|| {
-                Error::BadRequest(format!("unknown scoring {:?} (best or last)", self.scoring))
-            })?,
-            feedback: Feedback::parse(&self.feedback).ok_or_else(|| {
-                Error::BadRequest(format!(
-                    "unknown feedback {:?} (verdict, tests or inputs)",
-                    self.feedback
-                ))
-            })?,
+            scoring: self.scoring,
+            feedback: self.feedback,
             personal_tests: self.personal_tests,
             problems: self.problems.clone(),
         })
@@ -383,22 +435,7 @@ pub(super) async fn create_assignment(
     // `problems` repeats (a multiple select): read as pairs.
     Form(pairs): Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
-    let mut form = AssignmentForm::default();
-    for (key, value) in pairs {
-        match key.as_str() {
-            "title" => form.title = value,
-            "opens" => form.opens = value,
-            "due" => form.due = value,
-            "closes" => form.closes = value,
-            "penalty_percent" => form.penalty_percent = value,
-            "penalty_step_hours" => form.penalty_step_hours = value,
-            "scoring" => form.scoring = value,
-            "feedback" => form.feedback = value,
-            "personal_tests" => form.personal_tests = true,
-            "problems" => form.problems.push(value),
-            _ => {}
-        }
-    }
+    let form = AssignmentForm::posted(pairs)?;
     let made = match form.draft() {
         Ok(draft) => assignments::create(&state.domain, &user, id, draft).await,
         Err(e) => Err(e),
@@ -488,6 +525,52 @@ pub(super) struct AssignmentPage {
     error: Option<String>,
 }
 
+impl AssignmentPage {
+    /// The class's lines and means, and who has an extension, for its teachers.
+    fn show_gradebook(&mut self, book: &Gradebook, extensions: Vec<Extension>) {
+        self.max_total = book.max_total;
+        self.means = book
+            .class
+            .mean_scores
+            .iter()
+            .map(|m| format_points(*m))
+            .collect();
+        self.mean_total = format_points(book.class.mean_total);
+        // The gradebook's order: by name.
+        self.students = book
+            .rows
+            .iter()
+            .map(|r| (r.user_id, r.name.clone()))
+            .collect();
+        let names: BTreeMap<i64, &str> = book
+            .rows
+            .iter()
+            .map(|r| (r.user_id, r.name.as_str()))
+            .collect();
+        self.grades = book
+            .rows
+            .iter()
+            .map(|r| GradeLine {
+                user_id: r.user_id,
+                name: r.name.clone(),
+                due: when(r.due_at),
+                cells: r.cells.iter().map(CellLine::of).collect(),
+                total: format_points(r.total),
+            })
+            .collect();
+        self.extensions = extensions
+            .into_iter()
+            .map(|e| ExtensionLine {
+                user_id: e.user_id,
+                name: names
+                    .get(&e.user_id)
+                    .map_or_else(|| format!("#{}", e.user_id), |n| (*n).to_owned()),
+                due: when(e.due_at),
+            })
+            .collect();
+    }
+}
+
 fn penalty_words(a: &Assignment) -> String {
     let s = &a.spec;
     if s.closes_at == s.due_at {
@@ -559,47 +642,7 @@ async fn assignment_page(
     match view.part {
         Part::Teacher { extensions } => {
             let book = assignments::gradebook(&state.domain, &user, id).await?;
-            page.max_total = book.max_total;
-            page.means = book
-                .class
-                .mean_scores
-                .iter()
-                .map(|m| format_points(*m))
-                .collect();
-            page.mean_total = format_points(book.class.mean_total);
-            let names: BTreeMap<i64, String> = book
-                .rows
-                .iter()
-                .map(|r| (r.user_id, r.name.clone()))
-                .collect();
-            // The gradebook's order: by name.
-            page.students = book
-                .rows
-                .iter()
-                .map(|r| (r.user_id, r.name.clone()))
-                .collect();
-            page.grades = book
-                .rows
-                .iter()
-                .map(|r| GradeLine {
-                    user_id: r.user_id,
-                    name: r.name.clone(),
-                    due: when(r.due_at),
-                    cells: r.cells.iter().map(CellLine::of).collect(),
-                    total: format_points(r.total),
-                })
-                .collect();
-            page.extensions = extensions
-                .into_iter()
-                .map(|e| ExtensionLine {
-                    user_id: e.user_id,
-                    name: names
-                        .get(&e.user_id)
-                        .cloned()
-                        .unwrap_or_else(|| format!("#{}", e.user_id)),
-                    due: when(e.due_at),
-                })
-                .collect();
+            page.show_gradebook(&book, extensions);
         }
         Part::Student(standing) => {
             page.my_due = when(standing.due_at);
@@ -634,6 +677,7 @@ pub(super) async fn extend(
     Path(id): Path<i64>,
     Form(form): Form<ExtensionForm>,
 ) -> Result<Response, PageError> {
+    assignments::teaching(&state.domain, &user, id).await?;
     let due = if form.due.trim().is_empty() {
         Ok(None)
     } else {

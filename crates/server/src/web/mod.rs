@@ -13,7 +13,7 @@ mod student;
 mod teach;
 pub mod ui;
 
-pub(crate) use crate::domain::when;
+pub(crate) use crate::clock::when;
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -29,10 +29,10 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::domain::{Error, access};
 use crate::http::{self, auth};
-use crate::{AppState, RequestLimits};
+use crate::state::{AppState, HttpLimits};
 use ui::Ui;
 
-pub(crate) fn routes(limits: RequestLimits) -> Router<AppState> {
+pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
     let pages = Router::new()
         .route("/", get(student::problem_list))
         .route("/problems", get(student::problem_list))

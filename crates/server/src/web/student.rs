@@ -15,12 +15,12 @@ use serde::Deserialize;
 
 use super::ui::SubmissionState;
 use super::{Frame, PageError, SignedIn, Visitor, refusal, when};
-use crate::AppState;
 use crate::domain::assignments::{self, Target};
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::domain::{Error, problems};
 use crate::http::auth;
 use crate::registry::Entry;
+use crate::state::AppState;
 
 /// The statement language a visitor chose last (`?lang=` sets it).
 const LANGUAGE_COOKIE: &str = "grundy_lang";
@@ -324,10 +324,14 @@ pub(super) async fn submit_program(
             }
         }
     };
+    let Some(chosen) = language.clone() else {
+        let refused = Error::BadRequest("choose a language".into());
+        return Ok(refused_page(user, language, source, &refused));
+    };
     let new = NewSubmission {
         problem: slug,
         work: Work::Program {
-            language: language.clone().unwrap_or_default(),
+            language: chosen,
             source: source.clone(),
         },
         assignment,
@@ -377,8 +381,8 @@ async fn answers_page_for(
     assignment: Option<i64>,
 ) -> Result<AnswersPage, PageError> {
     let tag = tag(state, Some(&user), assignment, slug).await?;
-    let drawn = problems::answer_sheet(&state.domain, &user, slug, assignment).await?;
-    let p = &drawn.problem.problem;
+    let drawn = submissions::answer_sheet(&state.domain, &user, slug, assignment).await?;
+    let p = &drawn.entry.problem;
     Ok(AnswersPage {
         frame: Frame::new(Some(user), format!("{} — answers", p.title("en"))),
         slug: p.slug().to_owned(),

@@ -16,10 +16,10 @@ use serde::Deserialize;
 
 use super::student::{PAGE_SIZE, SubmissionLine};
 use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when};
-use crate::AppState;
 use crate::domain::accounts::{self, UserChange};
 use crate::domain::submissions::{self, Filter};
 use crate::domain::{Error, access, problems, teaching};
+use crate::state::AppState;
 
 #[derive(Debug)]
 struct ProblemRow {

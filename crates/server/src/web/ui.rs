@@ -4,7 +4,7 @@
 use std::borrow::Borrow;
 
 use grundy_judge::Verdict;
-use grundy_store::SubmissionStatus;
+use grundy_store::{Feedback, Scoring, SubmissionStatus};
 
 /// Labels, headings and messages shown around the content.
 #[derive(Debug)]
@@ -152,9 +152,27 @@ impl Ui {
         &ENGLISH
     }
 
-    /// A verdict as people read it (templates hand over references).
+    /// A verdict as people read it: the verdict table's English name (a table of another
+    /// language would give its own here). Templates hand over references.
     pub fn verdict(&self, verdict: impl Borrow<Verdict>) -> &'static str {
         verdict.borrow().label()
+    }
+
+    /// A scoring rule as a teacher chooses it.
+    pub fn scoring(&self, scoring: impl Borrow<Scoring>) -> &'static str {
+        match scoring.borrow() {
+            Scoring::Best => self.scoring_best,
+            Scoring::Last => self.scoring_last,
+        }
+    }
+
+    /// A feedback level as a teacher chooses it.
+    pub fn feedback_level(&self, feedback: impl Borrow<Feedback>) -> &'static str {
+        match feedback.borrow() {
+            Feedback::Verdict => self.feedback_verdict,
+            Feedback::Tests => self.feedback_tests,
+            Feedback::Inputs => self.feedback_inputs,
+        }
     }
 
     /// What a submission's verdict column says: its verdict, or how far judging got.

@@ -11,7 +11,7 @@ use grundy_store::{Claimed, Outcome, SubmissionKind, TestRow};
 
 use super::lease::Lease;
 use super::{JudgingContext, WorkerConfig, WorkerError};
-use crate::domain::now_ms;
+use crate::clock::now_ms;
 use crate::domain::problems::{instances, practice_seed};
 
 /// What to judge.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use grundy_store::Store;
 
-use crate::domain::now_ms;
+use crate::clock::now_ms;
 
 /// The heartbeat of one claim. It ends when the guard is dropped, on every path.
 #[derive(Debug)]

@@ -1,5 +1,5 @@
 //! Judging workers: each claims a submission with a lease, judges it in its own sandbox
-//! supervisor ([`job`]), keeps the lease alive while it does ([`lease`]), and writes the result
+//! supervisor (`job.rs`), keeps the lease alive while it does (`lease.rs`), and writes the result
 //! once. Several run inside `grundy serve`; `grundy worker` runs them against a shared
 //! PostgreSQL with nothing of the HTTP side.
 
@@ -16,7 +16,8 @@ use grundy_sandbox::{Sandbox, SupervisorCommand};
 use grundy_store::{Claimed, Store};
 use tokio::sync::{Notify, watch};
 
-use crate::domain::now_ms;
+use crate::clock::now_ms;
+use crate::domain::Domain;
 use crate::events::Hub;
 use crate::registry::Problems;
 
@@ -31,6 +32,17 @@ pub struct JudgingContext {
 }
 
 impl JudgingContext {
+    /// For the workers inside the service: the same store, problems and events as its
+    /// operations, so a submission queued there wakes them and their news reaches its followers.
+    pub fn sharing(domain: &Domain) -> JudgingContext {
+        JudgingContext {
+            store: domain.store.clone(),
+            problems: domain.problems.clone(),
+            events: domain.events.clone(),
+            queued: domain.queued.clone(),
+        }
+    }
+
     /// For a process that only judges (`grundy worker`).
     pub fn new(store: Store, catalogue: Catalogue) -> JudgingContext {
         JudgingContext {

@@ -1,0 +1,127 @@
+//! What every request handler is given: the operations' domain, and the limits HTTP requests
+//! are held to.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use grundy_judge::Languages;
+use grundy_problems::Catalogue;
+use grundy_store::Store;
+
+use crate::clock::Clock;
+use crate::domain::{Domain, Policy, Registration};
+
+/// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
+#[derive(Debug, Clone)]
+pub struct AppState(Arc<App>);
+
+#[derive(Debug)]
+pub struct App {
+    pub domain: Domain,
+    pub limits: HttpLimits,
+}
+
+/// What HTTP requests are held to, apart from what the operations decide.
+#[derive(Debug, Clone)]
+pub struct HttpLimits {
+    /// Any request body but a package upload.
+    pub body_bytes: usize,
+    /// A problem package upload (zipped).
+    pub package_bytes: usize,
+    pub timeout: Duration,
+    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    pub secure_cookies: bool,
+}
+
+impl Default for HttpLimits {
+    fn default() -> Self {
+        RequestLimits::default().split().1
+    }
+}
+
+/// Sizes, rates and policies as the operator sets them; split when the state is built into the
+/// operations' [`Policy`] and the [`HttpLimits`] of requests.
+#[derive(Debug, Clone)]
+pub struct RequestLimits {
+    /// Any request body but a package upload.
+    pub body_bytes: usize,
+    pub source_bytes: usize,
+    /// A problem package upload (zipped).
+    pub package_bytes: usize,
+    pub timeout: Duration,
+    /// Submissions a user may make in any minute; 0 for no limit.
+    pub submissions_per_minute: u32,
+    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    pub secure_cookies: bool,
+    /// Who may create an account from the registration page.
+    pub registration: Registration,
+}
+
+impl Default for RequestLimits {
+    fn default() -> Self {
+        RequestLimits {
+            body_bytes: 1 << 20,
+            source_bytes: 64 << 10,
+            package_bytes: 64 << 20,
+            timeout: Duration::from_secs(30),
+            submissions_per_minute: 20,
+            secure_cookies: false,
+            registration: Registration::Closed,
+        }
+    }
+}
+
+impl RequestLimits {
+    fn split(self) -> (Policy, HttpLimits) {
+        let policy = Policy {
+            source_bytes: self.source_bytes,
+            submissions_per_minute: self.submissions_per_minute,
+            registration: self.registration,
+        };
+        let http = HttpLimits {
+            body_bytes: self.body_bytes,
+            package_bytes: self.package_bytes,
+            timeout: self.timeout,
+            secure_cookies: self.secure_cookies,
+        };
+        (policy, http)
+    }
+}
+
+impl AppState {
+    pub fn new(
+        store: Store,
+        catalogue: Catalogue,
+        languages: Languages,
+        limits: RequestLimits,
+    ) -> AppState {
+        AppState::with_clock(store, catalogue, languages, limits, Clock::system())
+    }
+
+    pub fn with_clock(
+        store: Store,
+        catalogue: Catalogue,
+        languages: Languages,
+        limits: RequestLimits,
+        clock: Clock,
+    ) -> AppState {
+        let (policy, limits) = limits.split();
+        AppState(Arc::new(App {
+            domain: Domain::new(store, catalogue, languages, policy, clock),
+            limits,
+        }))
+    }
+
+    /// Records the built-in problems' versions (a changed problem must have a new one) and loads
+    /// the problems teachers created.
+    pub async fn load_problems(&self) -> Result<usize, grundy_store::StoreError> {
+        self.domain.problems.load(&self.domain.store).await
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.0
+    }
+}

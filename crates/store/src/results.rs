@@ -1,0 +1,66 @@
+//! A submission's results: each test's row and the final verdict, written only by the worker
+//! that holds its lease (see `queue.rs`), and read back test by test.
+
+use crate::{Outcome, Result, Store, TestRow, rows};
+
+impl Store {
+    /// Records one test's result; false (and nothing written) when `worker` no longer holds it.
+    pub async fn record_test(&self, id: i64, worker: &str, test: &TestRow) -> Result<bool> {
+        const SQLITE: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
+             WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging')";
+        // FOR SHARE: a claim by another worker committing meanwhile is waited for and re-checked,
+        // so a stale worker's row cannot land after the new holder cleared the old results.
+        const POSTGRES: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
+             WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging' FOR SHARE)";
+        let sql = match self {
+            Store::Sqlite(_) => SQLITE,
+            Store::Postgres(_) => POSTGRES,
+        };
+        Ok(on_both!(self, pool => sqlx::query(sql)
+            .bind(id)
+            .bind(test.position)
+            .bind(&test.name.group)
+            .bind(i64::from(test.name.index))
+            .bind(test.verdict.as_str())
+            .bind(test.cpu_ms)
+            .bind(test.wall_ms)
+            .bind(test.memory_kib)
+            .bind(&test.message)
+            .bind(worker)
+            .execute(pool)
+            .await?
+            .rows_affected())
+            == 1)
+    }
+
+    /// Writes the final result, once, by the worker holding the lease; false for a stale worker.
+    pub async fn finish(&self, id: i64, worker: &str, outcome: &Outcome, now: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE submissions SET status = 'done', verdict = $1, score = $2, max_score = $3, \
+             compile_message = $4, problem_version = $5, judged_at = $6, lease_until = NULL \
+             WHERE id = $7 AND worker = $8 AND status = 'judging'";
+        Ok(on_both!(self, pool => sqlx::query(SQL)
+            .bind(outcome.verdict.as_str())
+            .bind(outcome.score)
+            .bind(outcome.max_score)
+            .bind(&outcome.compile_message)
+            .bind(outcome.problem_version)
+            .bind(now)
+            .bind(id)
+            .bind(worker)
+            .execute(pool)
+            .await?
+            .rows_affected())
+            == 1)
+    }
+
+    /// Every result of a submission's current attempt, in judging order.
+    pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {
+        const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message \
+                           FROM test_results WHERE submission_id = $1 ORDER BY position";
+        let found: Vec<rows::TestResultRow> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
+    }
+}
