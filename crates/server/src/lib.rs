@@ -6,7 +6,8 @@
 //! [`domain`] and their results into responses; they share only `http/` (who is calling, how a
 //! refusal reads as a status) and `state.rs` (what a handler is given), never each other. The
 //! operations use the store, the [`registry`] of problems, the [`events`] hub and the [`clock`].
-//! The [`worker`]s judge with a narrow context of their own, without any of the HTTP side.
+//! The [`worker`]s judge with a narrow context of their own (store, problems, events), drawing
+//! students' instances by the domain's rules, without any of the HTTP side.
 //! `docs/architecture.md` draws the layers and walks one submission through them.
 //!
 //! The server is built from its state, a bound listener and a shutdown future, so tests run it on

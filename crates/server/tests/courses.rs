@@ -735,3 +735,38 @@ async fn the_whole_course_on_postgres() {
         .unwrap();
     database.drop_database().await;
 }
+
+/// Teaching a course lets a teacher add students, not make accounts: that takes a teacher's
+/// account. One whose account an admin made a student's is refused, and nobody is created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_teachers_account_makes_student_accounts_in_an_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("grundy.db"))
+        .await
+        .unwrap();
+    let clock = Arc::new(AtomicI64::new(T0));
+    let now = clock.clone();
+    let server = Server::start_with(
+        store,
+        RequestLimits::default(),
+        Clock::from_fn(move || now.load(Ordering::SeqCst)),
+    )
+    .await;
+    let class = Class { server, clock };
+    let tom = class.token("tom", Role::Teacher).await;
+    let (status, course) = class
+        .post("/api/v1/courses", &tom, json!({ "title": "Games" }))
+        .await;
+    assert_eq!(status, 201, "{course}");
+    let members = format!("/api/v1/courses/{}/members", course["id"]);
+    let store = class.server.state.domain.store.clone();
+    let tom_id = store.user_by_name("tom").await.unwrap().unwrap().id;
+    assert!(store.set_role(tom_id, Role::Student).await.unwrap());
+
+    let import = json!({ "names": ["newcomer"], "create_missing": true });
+    let (status, refused) = class.post(&members, &tom, import).await;
+    assert_eq!(status, 403, "{refused}");
+    assert!(store.user_by_name("newcomer").await.unwrap().is_none());
+
+    class.server.stop().await;
+}

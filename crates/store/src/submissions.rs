@@ -1,5 +1,5 @@
 //! Making submissions and reading them back: one, a filtered listing, a user's marks per problem,
-//! the source, and the per-test results.
+//! the source (their results are in `results.rs`).
 
 use grundy_verdict::Verdict;
 

@@ -151,7 +151,7 @@ pub(super) async fn events(
         let mut poll = tokio::time::interval(Duration::from_secs(1));
         loop {
             // The store is the truth: catch up from it, then wait for news.
-            let Some((now, tests)) = submissions::snapshot(&state.domain, id).await else {
+            let Some((now, tests)) = following.snapshot(&state.domain).await else {
                 return;
             };
             // A new attempt (a worker died, a rejudge) starts its tests from position 0 again:

@@ -205,6 +205,10 @@ pub async fn import(
     import: Import,
 ) -> Result<ImportReport> {
     access::teaching(domain, user, course).await?;
+    // Teaching a course is not enough to make accounts: the caller's own role must allow it.
+    if import.create_missing && !access::may_manage(user, Role::Student) {
+        return Err(Error::Forbidden("you may not create accounts"));
+    }
     let role = import.role;
     let names: Vec<&str> = import
         .names

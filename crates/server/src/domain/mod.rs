@@ -1,7 +1,9 @@
 //! The product's operations: what students, teachers and admins can do, apart from how they
-//! ask. Each operation takes the caller and typed inputs, decides the caller's permission
-//! through [`access`], and returns a typed result or one [`Error`]. The JSON API (`api/`) and the
-//! pages (`web/`) only translate requests into these calls and their results into responses.
+//! ask. An operation on someone's behalf takes the caller and typed inputs, decides the caller's
+//! permission through [`access`], and returns a typed result or one [`Error`]; the few that act
+//! for nobody in particular (logging in, registering, reading the catalogue) take only what they
+//! need. The JSON API (`api/`) and the pages (`web/`) only translate requests into these calls
+//! and their results into responses.
 //!
 //! - [`problems`]: the catalogue, and the instances students answer without a program;
 //! - [`submissions`]: submitting, reading results and their feedback, following judging;
@@ -45,7 +47,8 @@ pub struct Domain {
     pub queued: Arc<tokio::sync::Notify>,
     /// Password hashing and checking at once (Argon2 is memory- and CPU-hungry on purpose).
     pub hashing: tokio::sync::Semaphore,
-    /// The time submissions are stamped with and deadlines are judged by.
+    /// The time submissions are stamped with and deadlines are judged by (a test moves it);
+    /// sessions, tokens and problem versions are stamped with the system's time.
     pub clock: Clock,
     pub policy: Policy,
     /// The key of students' personal instance seeds, read from the database on first use.

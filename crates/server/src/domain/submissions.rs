@@ -413,7 +413,8 @@ pub async fn answer_sheet(
     }
 }
 
-/// Someone following a submission's judging, and what they may be sent.
+/// Someone following a submission's judging, and what they may be sent: only [`follow`] makes
+/// one, after asking whether they may see the submission.
 #[derive(Debug, Clone, Copy)]
 pub struct Following {
     pub id: i64,
@@ -427,17 +428,21 @@ pub async fn follow(domain: &Domain, viewer: &User, id: i64) -> Result<Following
     Ok(Following { id, hide_tests })
 }
 
-/// The submission and its test results as of one attempt: the two are read apart, so they are
-/// read again when a worker started another attempt in between (its results would otherwise be
-/// sent as the old attempt's). `None` when the submission is gone or the store fails.
-pub async fn snapshot(domain: &Domain, id: i64) -> Option<(Submission, Vec<TestRow>)> {
-    let mut before = domain.store.submission(id).await.ok()??;
-    loop {
-        let tests = domain.store.test_results(id).await.ok()?;
-        let after = domain.store.submission(id).await.ok()??;
-        if after.attempts == before.attempts && after.status == before.status {
-            return Some((after, tests));
+impl Following {
+    /// The submission and its test results as of one attempt: the two are read apart, so they
+    /// are read again when a worker started another attempt in between (its results would
+    /// otherwise be sent as the old attempt's). `None` when the submission is gone or the store
+    /// fails.
+    pub async fn snapshot(&self, domain: &Domain) -> Option<(Submission, Vec<TestRow>)> {
+        let id = self.id;
+        let mut before = domain.store.submission(id).await.ok()??;
+        loop {
+            let tests = domain.store.test_results(id).await.ok()?;
+            let after = domain.store.submission(id).await.ok()??;
+            if after.attempts == before.attempts && after.status == before.status {
+                return Some((after, tests));
+            }
+            before = after;
         }
-        before = after;
     }
 }

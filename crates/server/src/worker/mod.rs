@@ -117,8 +117,11 @@ pub async fn run(
                 Ok(j) => j,
                 Err(e) => {
                     // Another worker may take it now rather than when the lease runs out.
-                    if let Err(e) = cx.store.release(claimed.id, &config.name).await {
-                        tracing::warn!(submission = claimed.id, error = %e, "cannot give a claim back");
+                    match cx.store.release(claimed.id, &config.name).await {
+                        Ok(_) => cx.queued.notify_one(),
+                        Err(e) => {
+                            tracing::warn!(submission = claimed.id, error = %e, "cannot give a claim back")
+                        }
                     }
                     return Err(e);
                 }
