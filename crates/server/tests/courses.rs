@@ -151,17 +151,23 @@ fn program(problem: &str, assignment: i64) -> Value {
     json!({ "problem": problem, "language": "cpp20", "source": "int main() {}", "assignment": assignment })
 }
 
+impl Class {
+    /// The service on `store`, its clock at `T0` until the test moves it.
+    async fn start(store: Store) -> Class {
+        let clock = Arc::new(AtomicI64::new(T0));
+        let now = clock.clone();
+        let server = Server::start_with(
+            store,
+            RequestLimits::default(),
+            Clock::from_fn(move || now.load(Ordering::SeqCst)),
+        )
+        .await;
+        Class { server, clock }
+    }
+}
+
 async fn the_whole_course(store: Store) {
-    let clock = Arc::new(AtomicI64::new(T0));
-    let now = clock.clone();
-    let server = Server::start_with(
-        store,
-        RequestLimits::default(),
-        // The test moves it across the deadlines.
-        Clock::from_fn(move || now.load(Ordering::SeqCst)),
-    )
-    .await;
-    let class = Class { server, clock };
+    let class = Class::start(store).await;
     let tom = class.token("tom", Role::Teacher).await;
     let tess_token = class.token("tess", Role::Teacher).await;
     let zed = class.token("zed", Role::Teacher).await;
@@ -744,15 +750,7 @@ async fn only_a_teachers_account_makes_student_accounts_in_an_import() {
     let store = Store::open_sqlite(&dir.path().join("grundy.db"))
         .await
         .unwrap();
-    let clock = Arc::new(AtomicI64::new(T0));
-    let now = clock.clone();
-    let server = Server::start_with(
-        store,
-        RequestLimits::default(),
-        Clock::from_fn(move || now.load(Ordering::SeqCst)),
-    )
-    .await;
-    let class = Class { server, clock };
+    let class = Class::start(store).await;
     let tom = class.token("tom", Role::Teacher).await;
     let (status, course) = class
         .post("/api/v1/courses", &tom, json!({ "title": "Games" }))

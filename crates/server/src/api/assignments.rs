@@ -18,7 +18,7 @@ use super::caller::CurrentUser;
 use super::error::{ApiError, rejection};
 use super::views::{ErrorBody, InstanceList};
 use crate::domain::Error;
-use crate::domain::assignments::{self, Draft, Part, Standing, StudentInstances};
+use crate::domain::assignments::{self, Draft, Part, Standing, StudentInstances, StudentProblem};
 use crate::domain::courses;
 use crate::state::AppState;
 
@@ -327,7 +327,12 @@ pub(super) async fn view_instances(
     Path((id, student, slug)): Path<(i64, i64, String)>,
 ) -> JsonResult<StudentInstances> {
     Ok(Json(
-        assignments::student_instances(&state.domain, &user, id, student, &slug).await?,
+        assignments::student_instances(
+            &state.domain,
+            &user,
+            &StudentProblem::new(id, student, &slug),
+        )
+        .await?,
     ))
 }
 
@@ -343,7 +348,12 @@ pub(super) async fn regenerate_instances(
     Path((id, student, slug)): Path<(i64, i64, String)>,
 ) -> JsonResult<StudentInstances> {
     Ok(Json(
-        assignments::regenerate(&state.domain, &user, id, student, &slug).await?,
+        assignments::regenerate(
+            &state.domain,
+            &user,
+            &StudentProblem::new(id, student, &slug),
+        )
+        .await?,
     ))
 }
 
@@ -363,6 +373,12 @@ pub(super) async fn pin_instances(
     assignments::teaching(&state.domain, &user, id).await?;
     let Json(body) = body.map_err(rejection)?;
     Ok(Json(
-        assignments::pin(&state.domain, &user, id, student, &slug, body.pinned).await?,
+        assignments::pin(
+            &state.domain,
+            &user,
+            &StudentProblem::new(id, student, &slug),
+            body.pinned,
+        )
+        .await?,
     ))
 }

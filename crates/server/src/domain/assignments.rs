@@ -363,17 +363,35 @@ pub struct StudentInstances {
     pub instances: Vec<AnsweredInstance>,
 }
 
-/// An assignment the caller teaches, checked to list `slug` and to have `student` in its course.
+/// One student's instances of one problem in an assignment: what a teacher views, regenerates
+/// and pins.
+#[derive(Debug, Clone, Copy)]
+pub struct StudentProblem<'a> {
+    pub assignment: i64,
+    pub student: i64,
+    pub problem: &'a str,
+}
+
+impl<'a> StudentProblem<'a> {
+    pub fn new(assignment: i64, student: i64, problem: &'a str) -> StudentProblem<'a> {
+        StudentProblem {
+            assignment,
+            student,
+            problem,
+        }
+    }
+}
+
+/// An assignment the caller teaches, checked to list the problem and to have the student in its
+/// course.
 async fn student_problem(
     domain: &Domain,
     user: &User,
-    id: i64,
-    student: i64,
-    slug: &str,
+    draw: &StudentProblem<'_>,
 ) -> Result<Assignment> {
-    let assignment = access::assignment_as_teacher(domain, user, id).await?;
-    listed(&assignment, slug)?;
-    access::student_of(domain, &assignment, student).await?;
+    let assignment = access::assignment_as_teacher(domain, user, draw.assignment).await?;
+    listed(&assignment, draw.problem)?;
+    access::student_of(domain, &assignment, draw.student).await?;
     Ok(assignment)
 }
 
@@ -381,11 +399,9 @@ async fn student_problem(
 pub async fn student_instances(
     domain: &Domain,
     user: &User,
-    id: i64,
-    student: i64,
-    slug: &str,
+    draw: &StudentProblem<'_>,
 ) -> Result<StudentInstances> {
-    Ok(student_draw(domain, user, id, student, slug).await?.drawn)
+    Ok(student_draw(domain, user, draw).await?.drawn)
 }
 
 /// A student's draw, with the assignment and the student's name, for their teacher's page.
@@ -399,12 +415,11 @@ pub struct StudentDraw {
 pub async fn student_draw(
     domain: &Domain,
     user: &User,
-    id: i64,
-    student: i64,
-    slug: &str,
+    draw: &StudentProblem<'_>,
 ) -> Result<StudentDraw> {
-    let assignment = student_problem(domain, user, id, student, slug).await?;
-    let drawn = drawn_for_teacher(domain, &assignment, student, slug).await?;
+    let assignment = student_problem(domain, user, draw).await?;
+    let drawn = drawn_for_teacher(domain, draw).await?;
+    let student = draw.student;
     let name = domain
         .store
         .user_by_id(student)
@@ -417,18 +432,13 @@ pub async fn student_draw(
     })
 }
 
-async fn drawn_for_teacher(
-    domain: &Domain,
-    assignment: &Assignment,
-    student: i64,
-    slug: &str,
-) -> Result<StudentInstances> {
-    let entry = find(domain, slug)?;
-    let (draw, seed) = personal_draw(domain, assignment.id, student, slug).await?;
+async fn drawn_for_teacher(domain: &Domain, of: &StudentProblem<'_>) -> Result<StudentInstances> {
+    let entry = find(domain, of.problem)?;
+    let (draw, seed) = personal_draw(domain, of.assignment, of.student, of.problem).await?;
     let drawn = problems::draw(entry, seed as u64, Some(draw.generation)).await?;
     Ok(StudentInstances {
-        user_id: student,
-        problem: slug.to_owned(),
+        user_id: of.student,
+        problem: of.problem.to_owned(),
         version: drawn.version,
         generation: draw.generation,
         pinned: draw.pinned,
@@ -450,15 +460,13 @@ async fn drawn_for_teacher(
 pub async fn regenerate(
     domain: &Domain,
     user: &User,
-    id: i64,
-    student: i64,
-    slug: &str,
+    draw: &StudentProblem<'_>,
 ) -> Result<StudentInstances> {
     // The student and the problem are checked before anything changes; drawing waits.
-    let assignment = student_problem(domain, user, id, student, slug).await?;
+    student_problem(domain, user, draw).await?;
     if domain
         .store
-        .regenerate_instance(assignment.id, student, slug)
+        .regenerate_instance(draw.assignment, draw.student, draw.problem)
         .await?
         .is_none()
     {
@@ -466,24 +474,22 @@ pub async fn regenerate(
             "this draw is pinned; unpin it to regenerate".into(),
         ));
     }
-    drawn_for_teacher(domain, &assignment, student, slug).await
+    drawn_for_teacher(domain, draw).await
 }
 
 /// Pins (or unpins) a student's current draw: a pinned draw is not drawn again.
 pub async fn pin(
     domain: &Domain,
     user: &User,
-    id: i64,
-    student: i64,
-    slug: &str,
+    draw: &StudentProblem<'_>,
     pinned: bool,
 ) -> Result<StudentInstances> {
-    let assignment = student_problem(domain, user, id, student, slug).await?;
+    student_problem(domain, user, draw).await?;
     domain
         .store
-        .pin_instance(assignment.id, student, slug, pinned)
+        .pin_instance(draw.assignment, draw.student, draw.problem, pinned)
         .await?;
-    drawn_for_teacher(domain, &assignment, student, slug).await
+    drawn_for_teacher(domain, draw).await
 }
 
 /// Where a submission from a problem page opened with `?assignment=` goes.

@@ -16,7 +16,7 @@ use grundy_store::{Assignment, Extension, Feedback, MemberRole, Scoring, User};
 use serde::Deserialize;
 
 use super::{Frame, PageError, SignedIn, refused, when};
-use crate::domain::assignments::{self, Draft, Part, StudentInstances};
+use crate::domain::assignments::{self, Draft, Part, StudentInstances, StudentProblem};
 use crate::domain::courses::{self, Import, ImportReport, Membership};
 use crate::domain::{Error, problems};
 use crate::state::AppState;
@@ -713,7 +713,8 @@ async fn instances_page(
     (id, student, slug): (i64, i64, String),
     error: Option<String>,
 ) -> Result<InstancesPage, PageError> {
-    let draw = assignments::student_draw(&state.domain, &user, id, student, &slug).await?;
+    let of = StudentProblem::new(id, student, &slug);
+    let draw = assignments::student_draw(&state.domain, &user, &of).await?;
     Ok(InstancesPage {
         frame: Frame::new(Some(user), format!("{} — {slug}", draw.student)),
         assignment: id,
@@ -739,7 +740,8 @@ pub(super) async fn regenerate(
     SignedIn(user): SignedIn,
     Path((id, student, slug)): Path<(i64, i64, String)>,
 ) -> Result<Response, PageError> {
-    match assignments::regenerate(&state.domain, &user, id, student, &slug).await {
+    let of = StudentProblem::new(id, student, &slug);
+    match assignments::regenerate(&state.domain, &user, &of).await {
         Ok(_) => Ok(Redirect::to(&format!(
             "/assignments/{id}/students/{student}/problems/{slug}"
         ))
@@ -764,7 +766,8 @@ pub(super) async fn pin(
     Form(form): Form<PinForm>,
 ) -> Result<Response, PageError> {
     let pinned = form.pinned == "true";
-    assignments::pin(&state.domain, &user, id, student, &slug, pinned).await?;
+    let of = StudentProblem::new(id, student, &slug);
+    assignments::pin(&state.domain, &user, &of, pinned).await?;
     Ok(Redirect::to(&format!(
         "/assignments/{id}/students/{student}/problems/{slug}"
     ))
