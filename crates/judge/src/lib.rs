@@ -396,9 +396,8 @@ impl Judge {
             cpu_ms: report.cpu_ms,
             wall_ms: report.wall_ms,
             memory_kib: report.memory_kib,
-            ..TestResult::skipped(name)
+            ..TestResult::accepted(name)
         };
-        result.verdict = Verdict::Accepted;
         if let Some(verdict) = verdict_of_run(report.status) {
             result.verdict = verdict;
             result.message = match verdict {
@@ -586,10 +585,7 @@ impl Judge {
         let mut scorer = Scorer::new(problem);
         for (name, instance) in naming::answer_tests(problem, instances) {
             let _test = tracing::info_span!("test", test = %name).entered();
-            let mut result = TestResult {
-                verdict: Verdict::Accepted,
-                ..TestResult::skipped(name)
-            };
+            let mut result = TestResult::accepted(name);
             match answers.get(&instance.name) {
                 None => {
                     result.verdict = Verdict::WrongAnswer;
@@ -631,15 +627,23 @@ struct Program<'a> {
 }
 
 impl TestResult {
-    /// A test not run: no time, no memory, no message.
-    fn skipped(name: TestName) -> TestResult {
+    /// A test that passed, until its run or its check says otherwise.
+    fn accepted(name: TestName) -> TestResult {
         TestResult {
             name,
-            verdict: Verdict::Skipped,
+            verdict: Verdict::Accepted,
             cpu_ms: 0,
             wall_ms: 0,
             memory_kib: 0,
             message: None,
+        }
+    }
+
+    /// A test not run: no time, no memory, no message.
+    fn skipped(name: TestName) -> TestResult {
+        TestResult {
+            verdict: Verdict::Skipped,
+            ..TestResult::accepted(name)
         }
     }
 }
@@ -666,7 +670,6 @@ impl Judgement {
         self.verdict = scorer.verdict();
         self.subtasks = scorer.subtasks();
         self.score = scorer.score();
-        self.max_score = scorer.max_score();
     }
 }
 

@@ -100,10 +100,6 @@ impl<'p> Scorer<'p> {
     pub fn score(&self) -> u32 {
         self.subtasks().iter().map(|s| s.score).sum()
     }
-
-    pub fn max_score(&self) -> u32 {
-        self.problem.spec.subtasks.iter().map(|s| s.points).sum()
-    }
 }
 
 #[cfg(test)]
@@ -135,7 +131,6 @@ mod tests {
             );
             assert_eq!(scorer.verdict(), Verdict::TimeLimit);
             assert_eq!(scorer.score(), stones.spec.subtasks[0].points);
-            assert_eq!(scorer.max_score(), 100);
         });
     }
 

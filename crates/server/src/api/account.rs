@@ -6,14 +6,13 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse};
-use grundy_store::Role;
 
 use super::caller::{Admin, CurrentUser};
 use super::error::{ApiError, rejection};
 use super::views::{
     ErrorBody, LoginBody, NewTokenBody, NewUserBody, PasswordBody, TokenCreated, UserView,
 };
-use crate::domain::{Error, accounts};
+use crate::domain::{accounts, named};
 use crate::http::auth;
 use crate::state::AppState;
 
@@ -122,12 +121,7 @@ pub(super) async fn create_user(
     body: Result<Json<NewUserBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<UserView>), ApiError> {
     let Json(new) = body.map_err(rejection)?;
-    let role = Role::parse(&new.role).ok_or_else(|| {
-        Error::BadRequest(format!(
-            "unknown role {:?} (admin, teacher or student)",
-            new.role
-        ))
-    })?;
+    let role = named::role(&new.role)?;
     let user = accounts::create_user(&state.domain, &admin, &new.name, role, new.password).await?;
     Ok((StatusCode::CREATED, Json(UserView::from(&user))))
 }

@@ -19,7 +19,7 @@ use super::error::{ApiError, rejection};
 use super::views::{ErrorBody, InstanceList};
 use crate::domain::Error;
 use crate::domain::assignments::{self, Draft, Part, Standing, StudentInstances, StudentProblem};
-use crate::domain::courses;
+use crate::domain::{courses, named};
 use crate::state::AppState;
 
 /// An assignment as a teacher sets it. Times are Unix milliseconds.
@@ -51,20 +51,8 @@ pub struct AssignmentBody {
 
 impl AssignmentBody {
     fn into_draft(self) -> Result<Draft, Error> {
-        let scoring = match self.scoring.as_deref() {
-            None => Scoring::Best,
-            Some(text) => Scoring::parse(text).ok_or_else(|| {
-                Error::BadRequest(format!("unknown scoring {text:?} (best or last)"))
-            })?,
-        };
-        let feedback = match self.feedback.as_deref() {
-            None => Feedback::Tests,
-            Some(text) => Feedback::parse(text).ok_or_else(|| {
-                Error::BadRequest(format!(
-                    "unknown feedback {text:?} (verdict, tests or inputs)"
-                ))
-            })?,
-        };
+        let scoring = self.scoring.as_deref().map(named::scoring).transpose()?;
+        let feedback = self.feedback.as_deref().map(named::feedback).transpose()?;
         Ok(Draft {
             title: self.title,
             opens_at: self.opens_at,
@@ -72,8 +60,8 @@ impl AssignmentBody {
             closes_at: self.closes_at,
             penalty_percent: self.penalty_percent,
             penalty_step_ms: self.penalty_step_ms,
-            scoring,
-            feedback,
+            scoring: scoring.unwrap_or(Scoring::Best),
+            feedback: feedback.unwrap_or(Feedback::Tests),
             personal_tests: self.personal_tests,
             problems: self.problems,
         })

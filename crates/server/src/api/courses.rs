@@ -14,8 +14,8 @@ use super::assignments::AssignmentSummary;
 use super::caller::{CurrentUser, Teacher};
 use super::error::{ApiError, rejection};
 use super::views::ErrorBody;
-use crate::domain::Error;
 use crate::domain::courses::{self, Import, ImportReport, Membership};
+use crate::domain::named;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -174,15 +174,10 @@ pub(super) async fn add_members(
     // Outsiders learn nothing from how their body is refused: the caller's part comes first.
     courses::teaching(&state.domain, &user, id).await?;
     let Json(body) = body.map_err(rejection)?;
-    let role = match body.role.as_deref() {
-        None => MemberRole::Student,
-        Some(text) => MemberRole::parse(text).ok_or_else(|| {
-            Error::BadRequest(format!("unknown role {text:?} (student or teacher)"))
-        })?,
-    };
+    let role = body.role.as_deref().map(named::member_role).transpose()?;
     let import = Import {
         names: body.names,
-        role,
+        role: role.unwrap_or(MemberRole::Student),
         create_missing: body.create_missing,
     };
     Ok(Json(

@@ -8,7 +8,6 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use grundy_judge::Verdict;
 use grundy_store::SubmissionStatus;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
@@ -21,8 +20,8 @@ use super::views::{
     Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
     SubmissionView, TestView,
 };
-use crate::domain::Error;
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
+use crate::domain::{Error, named};
 use crate::state::AppState;
 
 /// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names
@@ -75,13 +74,7 @@ fn new_submission(body: NewSubmissionBody) -> Result<NewSubmission, Error> {
 }
 
 fn listing(filter: SubmissionFilter) -> Result<Filter, Error> {
-    let verdict = match filter.verdict.as_deref() {
-        None => None,
-        Some(text) => Some(
-            Verdict::parse(text)
-                .ok_or_else(|| Error::BadRequest(format!("unknown verdict {text:?}")))?,
-        ),
-    };
+    let verdict = filter.verdict.as_deref().map(named::verdict).transpose()?;
     Ok(Filter {
         author: None,
         problem: filter.problem,

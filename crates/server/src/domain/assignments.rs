@@ -305,9 +305,14 @@ pub async fn set_extension(
     Ok(())
 }
 
+/// Whether the assignment lists the problem.
+pub(crate) fn lists(assignment: &Assignment, slug: &str) -> bool {
+    assignment.spec.problems.iter().any(|p| p == slug)
+}
+
 /// The problem, checked to be part of the assignment.
 fn listed(assignment: &Assignment, slug: &str) -> Result<()> {
-    if assignment.spec.problems.iter().any(|p| p == slug) {
+    if lists(assignment, slug) {
         Ok(())
     } else {
         Err(Error::NotFound(format!(

@@ -17,6 +17,7 @@ pub mod accounts;
 pub mod assignments;
 pub mod courses;
 mod error;
+pub mod named;
 pub mod problems;
 pub mod submissions;
 pub mod teaching;

@@ -211,7 +211,8 @@ async fn assignment_seed(
     now: i64,
 ) -> Result<(i64, i64, bool)> {
     let (assignment, role) = access::assignment(domain, user, id).await?;
-    if !assignment.spec.problems.iter().any(|p| p == problem) {
+    // Not "not found", unlike on the assignment's pages: the submission, not the path, is wrong.
+    if !assignments::lists(&assignment, problem) {
         return Err(Error::BadRequest(format!(
             "{problem} is not part of assignment {id}"
         )));

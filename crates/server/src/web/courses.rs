@@ -18,7 +18,7 @@ use serde::Deserialize;
 use super::{Frame, PageError, SignedIn, refused, when};
 use crate::domain::assignments::{self, Draft, Part, StudentInstances, StudentProblem};
 use crate::domain::courses::{self, Import, ImportReport, Membership};
-use crate::domain::{Error, problems};
+use crate::domain::{Error, named, problems};
 use crate::state::AppState;
 
 /// A course as a page shows it.
@@ -206,8 +206,7 @@ pub(super) async fn import(
 ) -> Result<Response, PageError> {
     // Only the course's teachers see how their form is refused.
     courses::teaching(&state.domain, &user, id).await?;
-    let role = MemberRole::parse(&form.role)
-        .ok_or_else(|| Error::BadRequest(format!("unknown role {:?}", form.role)))?;
+    let role = named::member_role(&form.role)?;
     let import = Import {
         names: form
             .names
@@ -330,18 +329,8 @@ impl AssignmentForm {
                 "closes" => form.closes = value,
                 "penalty_percent" => form.penalty_percent = value,
                 "penalty_step_hours" => form.penalty_step_hours = value,
-                "scoring" => {
-                    form.scoring = Scoring::parse(&value).ok_or_else(|| {
-                        Error::BadRequest(format!("unknown scoring {value:?} (best or last)"))
-                    })?
-                }
-                "feedback" => {
-                    form.feedback = Feedback::parse(&value).ok_or_else(|| {
-                        Error::BadRequest(format!(
-                            "unknown feedback {value:?} (verdict, tests or inputs)"
-                        ))
-                    })?
-                }
+                "scoring" => form.scoring = named::scoring(&value)?,
+                "feedback" => form.feedback = named::feedback(&value)?,
                 "personal_tests" => form.personal_tests = true,
                 "problems" => form.problems.push(value),
                 _ => {}

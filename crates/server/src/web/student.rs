@@ -520,6 +520,15 @@ impl SubmissionLine {
 
 pub(super) const PAGE_SIZE: i64 = 50;
 
+/// A listing asked for with one more than [`PAGE_SIZE`], cut to a page: the page, and the id an
+/// older page starts below when there is one.
+pub(super) fn one_page(mut found: Vec<Submission>) -> (Vec<Submission>, Option<i64>) {
+    let more = found.len() as i64 > PAGE_SIZE;
+    found.truncate(PAGE_SIZE as usize);
+    let older = more.then(|| found.last().map(|s| s.id)).flatten();
+    (found, older)
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "submissions.html")]
 pub(super) struct MySubmissionsPage {
@@ -540,10 +549,7 @@ pub(super) async fn my_submissions(
         limit: Some(PAGE_SIZE + 1),
         ..Filter::default()
     };
-    let mut found = submissions::list(&state.domain, &user, &filter).await?;
-    let more = found.len() as i64 > PAGE_SIZE;
-    found.truncate(PAGE_SIZE as usize);
-    let older = more.then(|| found.last().map(|s| s.id)).flatten();
+    let (found, older) = one_page(submissions::list(&state.domain, &user, &filter).await?);
     Ok(MySubmissionsPage {
         submissions: found
             .iter()

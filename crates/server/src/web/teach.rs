@@ -14,11 +14,11 @@ use grundy_problems::VariantRequest;
 use grundy_store::{Role, User};
 use serde::Deserialize;
 
-use super::student::{PAGE_SIZE, SubmissionLine};
+use super::student::{PAGE_SIZE, SubmissionLine, one_page};
 use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when};
 use crate::domain::accounts::{self, UserChange};
 use crate::domain::submissions::{self, Filter};
-use crate::domain::{Error, access, problems, teaching};
+use crate::domain::{Error, access, named, problems, teaching};
 use crate::state::AppState;
 
 #[derive(Debug)]
@@ -341,13 +341,7 @@ pub(super) async fn submissions(
         nonempty(&filter.user),
         nonempty(&filter.verdict),
     );
-    let verdict = match verdict_text.as_deref() {
-        None => None,
-        Some(text) => Some(
-            Verdict::parse(text)
-                .ok_or_else(|| Error::BadRequest(format!("unknown verdict {text:?}")))?,
-        ),
-    };
+    let verdict = verdict_text.as_deref().map(named::verdict).transpose()?;
     let users = accounts::users(&state.domain, &viewer).await?;
     let names: BTreeMap<i64, &str> = users.iter().map(|(u, _)| (u.id, u.name.as_str())).collect();
     let author = match &user {
@@ -357,7 +351,7 @@ pub(super) async fn submissions(
         },
         None => None,
     };
-    let mut found = submissions::list(
+    let found = submissions::list(
         &state.domain,
         &viewer,
         &Filter {
@@ -371,8 +365,7 @@ pub(super) async fn submissions(
         },
     )
     .await?;
-    let more = found.len() as i64 > PAGE_SIZE;
-    found.truncate(PAGE_SIZE as usize);
+    let (found, older) = one_page(found);
     let query = |before: Option<i64>| {
         let mut parts = Vec::new();
         for (key, value) in [
@@ -389,9 +382,7 @@ pub(super) async fn submissions(
         }
         format!("/teach/submissions?{}", parts.join("&"))
     };
-    let older = more
-        .then(|| found.last().map(|s| query(Some(s.id))))
-        .flatten();
+    let older = older.map(|id| query(Some(id)));
     Ok(SubmissionsPage {
         problems: problems::list(&state.domain, None)
             .iter()
@@ -518,11 +509,9 @@ pub(super) async fn create_user(
     TeacherPage(viewer): TeacherPage,
     Form(form): Form<NewUserForm>,
 ) -> Result<Response, PageError> {
-    let Some(role) = Role::parse(&form.role) else {
-        return Err(PageError::Refused(
-            Error::BadRequest(format!("unknown role {:?}", form.role)),
-            Some(viewer),
-        ));
+    let role = match named::role(&form.role) {
+        Ok(role) => role,
+        Err(refused) => return Err(PageError::Refused(refused, Some(viewer))),
     };
     match accounts::create_user(
         &state.domain,
@@ -559,9 +548,7 @@ pub(super) async fn update_user(
     Form(form): Form<UpdateUserForm>,
 ) -> Result<Response, PageError> {
     let change = if let Some(role) = form.role.as_deref().filter(|r| !r.is_empty()) {
-        UserChange::Role(
-            Role::parse(role).ok_or_else(|| Error::BadRequest(format!("unknown role {role:?}")))?,
-        )
+        UserChange::Role(named::role(role)?)
     } else if let Some(password) = form.password.filter(|p| !p.is_empty()) {
         UserChange::Password(password)
     } else {
