@@ -46,6 +46,10 @@ pub struct ServeArgs {
     /// Mark session cookies `Secure` (set when users reach the service over HTTPS).
     #[arg(long, env = "GRUNDY_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// How long an API token lasts, in days: the default and the most a user may ask for.
+    #[arg(long, env = "GRUNDY_TOKEN_DAYS", default_value_t = accounts::DEFAULT_TOKEN_DAYS,
+          value_parser = clap::value_parser!(u32).range(1..=3650))]
+    pub token_days: u32,
     /// Largest problem package upload, in MiB (zipped).
     #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
     pub max_package_mib: usize,
@@ -194,6 +198,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         submissions_per_minute: args.submission_rate,
         secure_cookies: args.secure_cookies,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
+        token_days: args.token_days,
         registration: match (args.registration, args.invitation_code.clone()) {
             (RegistrationMode::Open, _) => Registration::Open,
             (RegistrationMode::Invitation, Some(code)) if !code.trim().is_empty() => {
@@ -214,7 +219,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             limits,
         )
         .await?;
-        first_admin(&state.domain.store).await?;
+        first_admin(&state.domain.store, args.token_days).await?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
@@ -300,15 +305,20 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
 
 /// On a database without users: an admin account and a one-time token, printed once. There is
 /// never a default password.
-async fn first_admin(store: &Store) -> Result<()> {
+async fn first_admin(store: &Store, token_days: u32) -> Result<()> {
     if store.count_users().await? > 0 {
         return Ok(());
     }
     let admin = store
         .create_user("admin", Role::Admin, None, now_ms())
         .await?;
-    let token = accounts::issue_token(store, admin.id, "first start").await?;
-    println!("created the first account, admin \"admin\"; its API token (shown only now): {token}");
+    let issued =
+        accounts::issue_token(store, admin.id, "first start", now_ms(), token_days).await?;
+    println!(
+        "created the first account, admin \"admin\"; its API token (shown only now): {}",
+        issued.token
+    );
+    println!("(the token lasts {token_days} days; POST /api/v1/tokens makes more)");
     Ok(())
 }
 
@@ -373,7 +383,15 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
         if print_token {
             println!(
                 "{}",
-                accounts::issue_token(&store, user.id, "admin create-user").await?
+                accounts::issue_token(
+                    &store,
+                    user.id,
+                    "admin create-user",
+                    now_ms(),
+                    accounts::DEFAULT_TOKEN_DAYS
+                )
+                .await?
+                .token
             );
         }
         store.close().await;

@@ -290,3 +290,32 @@ fn doctor_reports_isolation_and_languages() {
         assert!(!out.status.success(), "doctor must not pretend: {doc}");
     }
 }
+
+#[test]
+fn wrong_answers_on_hidden_tests_quote_nothing_of_the_output() {
+    if !isolation_available("quoting") || !tool_available("quoting", "/usr/bin/python3") {
+        return;
+    }
+    // A program that prints its input would read hidden tests out through the checker's quote
+    // of its output; on samples (whose inputs are in the statement) the quote helps.
+    let (doc, _) = judge("stones", "stones/echo.py", &[]);
+    let tests = doc["tests"].as_array().unwrap();
+    let (samples, hidden): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) = tests
+        .iter()
+        .filter(|t| t["verdict"] == "wrong_answer")
+        .partition(|t| t["group"] == "samples");
+    assert!(!samples.is_empty() && !hidden.is_empty(), "{doc}");
+    for test in samples {
+        assert!(
+            test["message"].as_str().unwrap().contains("(read \""),
+            "{test}"
+        );
+    }
+    for test in hidden {
+        // The input's first token is where the answer should be.
+        assert_eq!(
+            test["message"], "token 1: not the expected answer",
+            "{test}"
+        );
+    }
+}

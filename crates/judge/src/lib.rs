@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use grundy_problems::check::CheckOutcome;
+use grundy_problems::check::{CheckOutcome, Mismatch};
 use grundy_problems::spec::CheckerKind;
 use grundy_problems::{Instance, Problem};
 use grundy_sandbox::{
@@ -339,7 +339,16 @@ impl Judge {
             let result = if stopped {
                 TestResult::skipped(name)
             } else {
-                self.run_test(problem, &program, &test.input, &test.answer, name)?
+                // Only a sample's input is the contestant's to see.
+                let input_visible = test.group == Group::Samples;
+                self.run_test(
+                    problem,
+                    &program,
+                    &test.input,
+                    &test.answer,
+                    name,
+                    input_visible,
+                )?
             };
             scorer.record(test.group, result.verdict);
             on_event(&Event::Test(result.clone()));
@@ -365,7 +374,8 @@ impl Judge {
                 );
                 fs::write(&input, &instance.input)?;
                 fs::write(&answer, &instance.answer)?;
-                let result = self.run_test(problem, &program, &input, &answer, name)?;
+                // A personal instance is the student's own to see.
+                let result = self.run_test(problem, &program, &input, &answer, name, true)?;
                 scorer.record(Group::Personal, result.verdict);
                 on_event(&Event::Test(result.clone()));
                 judgement.tests.push(result);
@@ -382,6 +392,7 @@ impl Judge {
         input: &Path,
         answer: &Path,
         name: TestName,
+        input_visible: bool,
     ) -> Result<TestResult, JudgeError> {
         let output_path = self.scratch.path().join("output");
         let _ = fs::remove_file(&output_path);
@@ -431,7 +442,7 @@ impl Judge {
             &output,
             program.needs_input,
         )?;
-        apply_outcome(outcome, &mut result);
+        apply_outcome(outcome, &mut result, input_visible);
         Ok(result)
     }
 
@@ -503,7 +514,7 @@ impl Judge {
         Ok(match (report.status, report.exit_code) {
             (Status::RuntimeError, Some(VALIDATOR_ACCEPTS)) => CheckOutcome::Accepted,
             (Status::RuntimeError, Some(VALIDATOR_REJECTS)) => {
-                CheckOutcome::WrongAnswer("the output validator rejected the output".to_owned())
+                CheckOutcome::WrongAnswer(Mismatch::new("the output validator rejected the output"))
             }
             (status, code) => CheckOutcome::CheckerFailed(format!(
                 "the output validator ended with {status:?}, exit code {code:?}: {}",
@@ -603,7 +614,8 @@ impl Judge {
                         output,
                         needs_input,
                     )?;
-                    apply_outcome(outcome, &mut result);
+                    // The instances are the student's own, inputs shown.
+                    apply_outcome(outcome, &mut result, true);
                 }
             }
             scorer.record(Group::of_instance(instance), result.verdict);
@@ -677,12 +689,14 @@ impl Judgement {
 const VALIDATOR_CPU_MS: u64 = 10_000;
 const VALIDATOR_MEMORY_KIB: u64 = 1 << 20;
 
-fn apply_outcome(outcome: CheckOutcome, result: &mut TestResult) {
+/// Records a check's outcome; the checker's quote of the output only where the contestant sees
+/// the test's input anyway (see [`Mismatch`]).
+fn apply_outcome(outcome: CheckOutcome, result: &mut TestResult, input_visible: bool) {
     match outcome {
         CheckOutcome::Accepted => {}
-        CheckOutcome::WrongAnswer(message) => {
+        CheckOutcome::WrongAnswer(mismatch) => {
             result.verdict = Verdict::WrongAnswer;
-            result.message = Some(message);
+            result.message = Some(mismatch.message(input_visible));
         }
         CheckOutcome::CheckerFailed(message) => {
             // The test's name is in the span around this.

@@ -145,9 +145,7 @@ fn check_own_answer(
     if problem.output_validator().is_some() {
         return;
     }
-    if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
-        problem.check(input, answer, answer)
-    {
+    if let Some(why) = problem.check(input, answer, answer).complaint() {
         report.failures.push(format!(
             "{place}: the checker refuses the reference answer: {why}"
         ));
@@ -169,9 +167,7 @@ fn check_sample(report: &mut Report, problem: &Problem, solver: &dyn Solver, sam
             // Both ways round: the reference's answer is accepted where the sample's is
             // expected, and (for checkers of several right answers) the sample's is accepted.
             for (expected, output) in [(&sample.answer, &answer), (&answer, &sample.answer)] {
-                if let CheckOutcome::WrongAnswer(why) | CheckOutcome::CheckerFailed(why) =
-                    problem.check(&sample.input, expected, output)
-                {
+                if let Some(why) = problem.check(&sample.input, expected, output).complaint() {
                     report.failures.push(format!(
                         "{place}: the reference does not reproduce it: {why}"
                     ));

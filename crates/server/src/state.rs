@@ -9,7 +9,7 @@ use grundy_problems::Catalogue;
 use grundy_store::Store;
 
 use crate::clock::Clock;
-use crate::domain::{Domain, Policy, Registration};
+use crate::domain::{Domain, Policy, Registration, accounts};
 
 /// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
 #[derive(Debug, Clone)]
@@ -55,6 +55,8 @@ pub struct RequestLimits {
     pub secure_cookies: bool,
     /// Who may create an account from the registration page.
     pub registration: Registration,
+    /// How long an API token lasts, in days (the default and the most).
+    pub token_days: u32,
 }
 
 impl Default for RequestLimits {
@@ -67,6 +69,7 @@ impl Default for RequestLimits {
             submissions_per_minute: 20,
             secure_cookies: false,
             registration: Registration::Closed,
+            token_days: accounts::DEFAULT_TOKEN_DAYS,
         }
     }
 }
@@ -77,6 +80,7 @@ impl RequestLimits {
             source_bytes: self.source_bytes,
             submissions_per_minute: self.submissions_per_minute,
             registration: self.registration,
+            token_days: self.token_days,
         };
         let http = HttpLimits {
             body_bytes: self.body_bytes,

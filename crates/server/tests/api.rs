@@ -21,9 +21,16 @@ impl Server {
     /// A user with a password and a token.
     async fn user(&self, name: &str, role: Role) -> String {
         let user = self.create_user(name, role).await;
-        accounts::issue_token(&self.state.domain.store, user.id, "test")
-            .await
-            .unwrap()
+        accounts::issue_token(
+            &self.state.domain.store,
+            user.id,
+            "test",
+            grundy_server::now_ms(),
+            accounts::DEFAULT_TOKEN_DAYS,
+        )
+        .await
+        .unwrap()
+        .token
     }
 }
 
@@ -37,9 +44,16 @@ async fn teacher_again(server: &Server) -> String {
         .await
         .unwrap()
         .unwrap();
-    accounts::issue_token(&server.state.domain.store, tom.id, "again")
-        .await
-        .unwrap()
+    accounts::issue_token(
+        &server.state.domain.store,
+        tom.id,
+        "again",
+        grundy_server::now_ms(),
+        accounts::DEFAULT_TOKEN_DAYS,
+    )
+    .await
+    .unwrap()
+    .token
 }
 
 fn limits() -> RequestLimits {

@@ -40,9 +40,16 @@ impl Class {
 
     async fn token(&self, name: &str, role: Role) -> String {
         let user = self.server.create_user(name, role).await;
-        accounts::issue_token(&self.server.state.domain.store, user.id, "test")
-            .await
-            .unwrap()
+        accounts::issue_token(
+            &self.server.state.domain.store,
+            user.id,
+            "test",
+            grundy_server::now_ms(),
+            accounts::DEFAULT_TOKEN_DAYS,
+        )
+        .await
+        .unwrap()
+        .token
     }
 
     async fn call(
@@ -242,9 +249,16 @@ async fn the_whole_course(store: Store) {
         .unwrap()
         .unwrap()
         .id;
-    let carl = accounts::issue_token(&class.server.state.domain.store, carl_id, "t")
-        .await
-        .unwrap();
+    let carl = accounts::issue_token(
+        &class.server.state.domain.store,
+        carl_id,
+        "t",
+        grundy_server::now_ms(),
+        accounts::DEFAULT_TOKEN_DAYS,
+    )
+    .await
+    .unwrap()
+    .token;
     let (_, report) = class
         .post(
             &members,
@@ -742,8 +756,8 @@ async fn the_whole_course_on_postgres() {
     database.drop_database().await;
 }
 
-/// Teaching a course lets a teacher add students, not make accounts: that takes a teacher's
-/// account. One whose account an admin made a student's is refused, and nobody is created.
+/// Making accounts takes a teacher's account: one whose account an admin made a student's no
+/// longer teaches the course at all, and nobody is created.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_a_teachers_account_makes_student_accounts_in_an_import() {
     let dir = tempfile::tempdir().unwrap();
@@ -763,7 +777,7 @@ async fn only_a_teachers_account_makes_student_accounts_in_an_import() {
 
     let import = json!({ "names": ["newcomer"], "create_missing": true });
     let (status, refused) = class.post(&members, &tom, import).await;
-    assert_eq!(status, 403, "{refused}");
+    assert_eq!(status, 404, "{refused}");
     assert!(store.user_by_name("newcomer").await.unwrap().is_none());
 
     class.server.stop().await;

@@ -1,6 +1,6 @@
 //! Users, their API tokens and their browser sessions: who is asking.
 
-use crate::{Result, Role, Session, Store, User, conflict, rows};
+use crate::{Result, Role, Session, Store, Token, User, conflict, rows};
 
 impl Store {
     pub async fn create_user(
@@ -54,10 +54,26 @@ impl Store {
         found.into_iter().map(TryInto::try_into).collect()
     }
 
-    /// False when there is no such user.
+    /// Gives `user` a role; false when there is no such user. A student's account teaches no
+    /// course, so a demotion to student also ends the account's teaching memberships, in the same
+    /// transaction: the account's role and its memberships always agree.
     pub async fn set_role(&self, user: i64, role: Role) -> Result<bool> {
-        const SQL: &str = "UPDATE users SET role = $1 WHERE id = $2";
-        let changed = on_both!(self, pool => sqlx::query(SQL).bind(role.as_str()).bind(user).execute(pool).await?.rows_affected());
+        const ROLE: &str = "UPDATE users SET role = $1 WHERE id = $2";
+        const UNTEACH: &str = "DELETE FROM course_members WHERE user_id = $1 AND role = 'teacher'";
+        let changed = on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let changed = sqlx::query(ROLE)
+                .bind(role.as_str())
+                .bind(user)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if role == Role::Student {
+                sqlx::query(UNTEACH).bind(user).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            changed
+        });
         Ok(changed == 1)
     }
 
@@ -66,36 +82,40 @@ impl Store {
         Ok(on_both!(self, pool => sqlx::query_scalar(SQL).fetch_one(pool).await?))
     }
 
-    /// Stores the digest of a new API token.
+    /// Stores the digest of a new API token, good until `expires_at`; returns its id.
     pub async fn create_token(
         &self,
         user_id: i64,
         digest: &[u8],
         label: &str,
         now: i64,
-    ) -> Result<()> {
-        const SQL: &str =
-            "INSERT INTO api_tokens (user_id, digest, label, created_at) VALUES ($1, $2, $3, $4)";
-        on_both!(self, pool => sqlx::query(SQL)
+        expires_at: i64,
+    ) -> Result<i64> {
+        const SQL: &str = "INSERT INTO api_tokens (user_id, digest, label, created_at, expires_at) \
+                           VALUES ($1, $2, $3, $4, $5) RETURNING id";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL)
             .bind(user_id)
             .bind(digest)
             .bind(label)
             .bind(now)
-            .execute(pool)
+            .bind(expires_at)
+            .fetch_one(pool)
             .await
-            .map_err(conflict("this token"))?
-            .rows_affected());
-        Ok(())
+            .map_err(conflict("this token"))?))
     }
 
-    /// The user a token digest belongs to; marks the token used.
+    /// The user a token digest belongs to, while it has not expired at `now`; marks it used.
     pub async fn user_by_token(&self, digest: &[u8], now: i64) -> Result<Option<User>> {
-        const FIND: &str = "SELECT user_id, last_used_at FROM api_tokens WHERE digest = $1";
+        const FIND: &str = "SELECT user_id, last_used_at FROM api_tokens \
+                            WHERE digest = $1 AND expires_at > $2";
         // Written at most once a minute: every request would otherwise contend for SQLite's
         // single write lock with the workers.
         const TOUCH: &str = "UPDATE api_tokens SET last_used_at = $1 WHERE digest = $2";
-        let found: Option<(i64, Option<i64>)> =
-            on_both!(self, pool => sqlx::query_as(FIND).bind(digest).fetch_optional(pool).await?);
+        let found: Option<(i64, Option<i64>)> = on_both!(self, pool => sqlx::query_as(FIND)
+            .bind(digest)
+            .bind(now)
+            .fetch_optional(pool)
+            .await?);
         if let Some((_, last)) = found
             && last.is_none_or(|t| t < now - 60_000)
         {
@@ -106,6 +126,32 @@ impl Store {
             Some(id) => self.user_by_id(id).await,
             None => Ok(None),
         }
+    }
+
+    /// A user's tokens, newest first, expired ones included (until they are swept).
+    pub async fn tokens(&self, user: i64) -> Result<Vec<Token>> {
+        const SQL: &str = "SELECT id, label, created_at, last_used_at, expires_at FROM api_tokens \
+                           WHERE user_id = $1 ORDER BY id DESC";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(user).fetch_all(pool).await?))
+    }
+
+    /// Revokes one of `user`'s tokens; false when they have no such token.
+    pub async fn delete_token(&self, user: i64, id: i64) -> Result<bool> {
+        const SQL: &str = "DELETE FROM api_tokens WHERE id = $1 AND user_id = $2";
+        let deleted = on_both!(self, pool => sqlx::query(SQL).bind(id).bind(user).execute(pool).await?.rows_affected());
+        Ok(deleted == 1)
+    }
+
+    /// Revokes every token of `user`; returns how many.
+    pub async fn delete_user_tokens(&self, user: i64) -> Result<u64> {
+        const SQL: &str = "DELETE FROM api_tokens WHERE user_id = $1";
+        Ok(on_both!(self, pool => sqlx::query(SQL).bind(user).execute(pool).await?.rows_affected()))
+    }
+
+    /// Removes tokens that expired before `now`; returns how many.
+    pub async fn delete_expired_tokens(&self, now: i64) -> Result<u64> {
+        const SQL: &str = "DELETE FROM api_tokens WHERE expires_at <= $1";
+        Ok(on_both!(self, pool => sqlx::query(SQL).bind(now).execute(pool).await?.rows_affected()))
     }
 
     pub async fn put_session(&self, session: &Session) -> Result<()> {

@@ -318,6 +318,52 @@ impl Store {
         role.as_deref().map(MemberRole::decode).transpose()
     }
 
+    /// The students whose every course `teacher` teaches (and who are in at least one): the
+    /// accounts whose passwords that teacher may reset without opening a way into someone
+    /// else's course.
+    pub async fn students_taught_only_by(&self, teacher: i64) -> Result<Vec<i64>> {
+        const SQL: &str = "SELECT DISTINCT m.user_id FROM course_members m \
+             JOIN course_members t ON t.course_id = m.course_id AND t.user_id = $1 AND t.role = 'teacher' \
+             WHERE m.role = 'student' AND NOT EXISTS ( \
+                 SELECT 1 FROM course_members o WHERE o.user_id = m.user_id AND NOT EXISTS ( \
+                     SELECT 1 FROM course_members ot WHERE ot.course_id = o.course_id \
+                     AND ot.user_id = $1 AND ot.role = 'teacher')) \
+             ORDER BY m.user_id";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(teacher).fetch_all(pool).await?))
+    }
+
+    /// The least feedback given by the assignments open at `now` that list `problem`, in the
+    /// courses where `user` is a student: what their practice on it may show meanwhile. Open as
+    /// `Deadlines::for_student` has it: from `opens_at` to the hard deadline, which an
+    /// extension moves (written without adding to `closes_at`, which may be the largest time).
+    pub async fn strictest_open_feedback(
+        &self,
+        user: i64,
+        problem: &str,
+        now: i64,
+    ) -> Result<Option<Feedback>> {
+        const SQL: &str = "SELECT DISTINCT a.feedback FROM assignments a \
+             JOIN assignment_problems p ON p.assignment_id = a.id AND p.problem = $2 \
+             JOIN course_members m ON m.course_id = a.course_id AND m.user_id = $1 AND m.role = 'student' \
+             LEFT JOIN extensions e ON e.assignment_id = a.id AND e.user_id = $1 \
+             WHERE a.opens_at <= $3 AND ($3 <= a.closes_at \
+                 OR (e.due_at > a.due_at AND $3 - (e.due_at - a.due_at) <= a.closes_at))";
+        let found: Vec<String> = on_both!(self, pool => sqlx::query_scalar(SQL)
+            .bind(user)
+            .bind(problem)
+            .bind(now)
+            .fetch_all(pool)
+            .await?);
+        let levels = found
+            .iter()
+            .map(|text| {
+                Feedback::parse(text)
+                    .ok_or_else(|| StoreError::InvalidRow(format!("feedback {text:?}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(levels.into_iter().min())
+    }
+
     pub async fn create_assignment(
         &self,
         course: i64,

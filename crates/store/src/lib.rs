@@ -22,7 +22,7 @@ use sqlx::{PgPool, SqlitePool};
 
 pub use rows::{
     Claimed, CustomProblem, NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session,
-    Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, User,
+    Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, Token, User,
 };
 
 #[derive(Debug, thiserror::Error)]

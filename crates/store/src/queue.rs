@@ -123,16 +123,25 @@ impl Store {
         Ok(changed == 1)
     }
 
-    /// Rejudges every submission of a problem; returns how many.
-    pub async fn rejudge_problem(&self, problem: &str) -> Result<u64> {
-        const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
+    /// Rejudges every submission of a problem, or only those `teacher` may see (see
+    /// [`SubmissionQuery::teacher`](crate::SubmissionQuery)); returns how many.
+    pub async fn rejudge_problem(&self, problem: &str, teacher: Option<i64>) -> Result<u64> {
+        let scope = format!(
+            "problem = $1 AND ($2 IS NULL OR {})",
+            crate::submissions::seen_by_teacher("$2")
+        );
+        let queue = format!(
+            "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
              verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
-             WHERE problem = $1";
-        const CLEAR: &str = "DELETE FROM test_results WHERE submission_id IN (SELECT id FROM submissions WHERE problem = $1)";
+             WHERE {scope}"
+        );
+        let clear = format!(
+            "DELETE FROM test_results WHERE submission_id IN (SELECT id FROM submissions WHERE {scope})"
+        );
         Ok(on_both!(self, pool => {
             let mut tx = pool.begin().await?;
-            sqlx::query(CLEAR).bind(problem).execute(&mut *tx).await?;
-            let changed = sqlx::query(SQL).bind(problem).execute(&mut *tx).await?.rows_affected();
+            sqlx::query(sqlx::AssertSqlSafe(clear.as_str())).bind(problem).bind(teacher).execute(&mut *tx).await?;
+            let changed = sqlx::query(sqlx::AssertSqlSafe(queue.as_str())).bind(problem).bind(teacher).execute(&mut *tx).await?.rows_affected();
             tx.commit().await?;
             changed
         }))

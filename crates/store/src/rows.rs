@@ -74,6 +74,16 @@ pub struct User {
     pub created_at: i64,
 }
 
+/// An API token as its owner sees it: never the token itself, which only its digest records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct Token {
+    pub id: i64,
+    pub label: String,
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+    pub expires_at: i64,
+}
+
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct UserRow {
     id: i64,
@@ -215,8 +225,8 @@ pub struct SubmissionQuery<'a> {
     /// Only ids below this one: the next page after a page ending at `before`.
     pub before: Option<i64>,
     pub assignment: Option<i64>,
-    /// Only what this teacher may see: their own, those made for their courses' assignments,
-    /// and submissions to problems they own.
+    /// Only what this teacher may see: their own and those made for their courses'
+    /// assignments.
     pub teacher: Option<i64>,
     pub limit: i64,
 }

@@ -43,12 +43,10 @@ impl Store {
             "{} WHERE ($1 IS NULL OR user_id = $1) AND ($2 IS NULL OR problem = $2) \
              AND ($3 IS NULL OR verdict = $3) AND ($4 IS NULL OR id < $4) \
              AND ($6 IS NULL OR assignment_id = $6) \
-             AND ($7 IS NULL OR user_id = $7 \
-                  OR assignment_id IN (SELECT a.id FROM assignments a JOIN course_members t \
-                                       ON t.course_id = a.course_id AND t.user_id = $7 AND t.role = 'teacher') \
-                  OR problem IN (SELECT slug FROM custom_problems WHERE owner_id = $7)) \
+             AND ($7 IS NULL OR {}) \
              ORDER BY id DESC LIMIT $5",
-            rows::SUBMISSION_SELECT
+            rows::SUBMISSION_SELECT,
+            seen_by_teacher("$7")
         );
         let found: Vec<rows::SubmissionRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .bind(query.user)
@@ -98,4 +96,15 @@ impl Store {
             on_both!(self, pool => sqlx::query_scalar(SQL).bind(user).bind(since).fetch_one(pool).await?),
         )
     }
+}
+
+/// The submissions the teacher bound at `param` may see, as an SQL condition on `submissions`:
+/// their own and those made for the assignments of the courses they teach. Owning a problem adds
+/// nothing: other courses' work on it is their teachers' business.
+pub(crate) fn seen_by_teacher(param: &str) -> String {
+    format!(
+        "(user_id = {param} OR assignment_id IN (SELECT a.id FROM assignments a \
+         JOIN course_members t ON t.course_id = a.course_id AND t.user_id = {param} \
+         AND t.role = 'teacher'))"
+    )
 }

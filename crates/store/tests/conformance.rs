@@ -134,6 +134,9 @@ conformance!(
     courses_have_teachers_students_and_assignments,
     teachers_see_their_courses_submissions_only,
     personal_draws_regenerate_unless_pinned,
+    a_student_account_teaches_nothing,
+    teachers_reach_only_students_wholly_theirs,
+    practice_feedback_follows_open_assignments,
 );
 
 async fn student(store: &Store, name: &str) -> i64 {
@@ -201,12 +204,12 @@ async fn users_and_tokens(store: &Store) {
     assert!(store.user_by_name("bob").await.unwrap().is_none());
     assert_eq!(store.count_users().await.unwrap(), 1);
 
-    store
-        .create_token(ann.id, &[7; 32], "cli", 20)
+    let cli = store
+        .create_token(ann.id, &[7; 32], "cli", 20, 100)
         .await
         .unwrap();
     assert!(matches!(
-        store.create_token(ann.id, &[7; 32], "again", 21).await,
+        store.create_token(ann.id, &[7; 32], "again", 21, 100).await,
         Err(StoreError::Conflict(_))
     ));
     assert_eq!(
@@ -214,6 +217,41 @@ async fn users_and_tokens(store: &Store) {
         ann.id
     );
     assert!(store.user_by_token(&[8; 32], 30).await.unwrap().is_none());
+    assert!(
+        store.user_by_token(&[7; 32], 100).await.unwrap().is_none(),
+        "expired at its expiry time"
+    );
+
+    // Listed for their owner only, newest first; revoked one by one or all at once.
+    let bob = store
+        .create_user("bob", Role::Student, None, 1)
+        .await
+        .unwrap();
+    let script = store
+        .create_token(ann.id, &[9; 32], "script", 40, 500)
+        .await
+        .unwrap();
+    let bobs = store
+        .create_token(bob.id, &[10; 32], "bob's", 41, 500)
+        .await
+        .unwrap();
+    let listed = store.tokens(ann.id).await.unwrap();
+    assert_eq!(
+        listed
+            .iter()
+            .map(|t| (t.id, t.label.as_str(), t.created_at, t.expires_at))
+            .collect::<Vec<_>>(),
+        [(script, "script", 40, 500), (cli, "cli", 20, 100)]
+    );
+    assert_eq!(listed[1].last_used_at, Some(30));
+    assert!(!store.delete_token(ann.id, bobs).await.unwrap(), "not hers");
+    assert!(store.user_by_token(&[10; 32], 50).await.unwrap().is_some());
+    assert!(store.delete_token(ann.id, script).await.unwrap());
+    assert!(store.user_by_token(&[9; 32], 50).await.unwrap().is_none());
+    assert_eq!(store.delete_expired_tokens(100).await.unwrap(), 1);
+    assert!(store.tokens(ann.id).await.unwrap().is_empty());
+    assert_eq!(store.delete_user_tokens(bob.id).await.unwrap(), 1);
+    assert!(store.user_by_token(&[10; 32], 50).await.unwrap().is_none());
 }
 
 async fn sessions_expire(store: &Store) {
@@ -476,7 +514,7 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
     assert!(store.test_results(first).await.unwrap().is_empty());
 
     // Rejudging the whole problem takes `second` from w1, whose result no longer counts.
-    assert_eq!(store.rejudge_problem("stones").await.unwrap(), 2);
+    assert_eq!(store.rejudge_problem("stones", None).await.unwrap(), 2);
     assert!(!store.finish(second, "w1", &accepted(1), 30).await.unwrap());
     let mut claimed = BTreeSet::new();
     while let Some(c) = store.claim("w2", 40, 60_000, 3).await.unwrap() {
@@ -1035,11 +1073,18 @@ async fn teachers_see_their_courses_submissions_only(store: &Store) {
         [tom_own, ann_homework],
         "not ann's practice: a course shows its teacher its assignments' work only"
     );
-    assert_eq!(
-        ids(store, seen(zoe)).await,
-        [bob_on_zoes],
-        "the owner of the problem"
+    assert!(
+        ids(store, seen(zoe)).await.is_empty(),
+        "owning a problem shows nobody's work on it"
     );
+    // Rejudging a problem as a teacher requeues only what they see.
+    assert_eq!(
+        store.rejudge_problem("zoes-game", Some(zoe)).await.unwrap(),
+        0
+    );
+    assert_eq!(store.rejudge_problem("nim", Some(tom)).await.unwrap(), 2);
+    assert_eq!(store.rejudge_problem("zoes-game", None).await.unwrap(), 1);
+    let _ = bob_on_zoes;
     let everyone = ids(store, SubmissionQuery::default()).await;
     assert_eq!(everyone.len(), 5);
     let in_homework = SubmissionQuery {
@@ -1123,4 +1168,126 @@ async fn personal_draws_regenerate_unless_pinned(store: &Store) {
         .await
         .unwrap();
     assert_eq!((stones.generation, stones.pinned), (0, true));
+}
+
+async fn a_student_account_teaches_nothing(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let ann = student(store, "ann").await;
+    let course = store
+        .create_course("CGT", "CODE2345", tom, 1)
+        .await
+        .unwrap();
+    let other = store
+        .create_course("Old", "CODE6789", tom, 1)
+        .await
+        .unwrap();
+    store
+        .add_member(course.id, ann, MemberRole::Student, 1)
+        .await
+        .unwrap();
+    assert!(store.set_role(tom, Role::Student).await.unwrap());
+    for id in [course.id, other.id] {
+        assert_eq!(store.member_role(id, tom).await.unwrap(), None);
+    }
+    assert_eq!(
+        store.member_role(course.id, ann).await.unwrap(),
+        Some(MemberRole::Student),
+        "only the demoted account's memberships end"
+    );
+    // Promotions and other roles leave memberships alone.
+    let zoe = teacher(store, "zoe").await;
+    store
+        .add_member(course.id, zoe, MemberRole::Teacher, 2)
+        .await
+        .unwrap();
+    assert!(store.set_role(zoe, Role::Admin).await.unwrap());
+    assert_eq!(
+        store.member_role(course.id, zoe).await.unwrap(),
+        Some(MemberRole::Teacher)
+    );
+    assert!(!store.set_role(999_999, Role::Student).await.unwrap());
+}
+
+async fn teachers_reach_only_students_wholly_theirs(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let zoe = teacher(store, "zoe").await;
+    let (ann, bob, cat) = (
+        student(store, "ann").await,
+        student(store, "bob").await,
+        student(store, "cat").await,
+    );
+    let _nobodys = student(store, "dan").await;
+    let toms = store.create_course("A", "CODE2345", tom, 1).await.unwrap();
+    let toms_too = store.create_course("A2", "CODE2346", tom, 1).await.unwrap();
+    let zoes = store.create_course("B", "CODE6789", zoe, 1).await.unwrap();
+    for (course, who) in [
+        (toms.id, ann),
+        (toms_too.id, ann),
+        (toms.id, bob),
+        (zoes.id, bob),
+        (zoes.id, cat),
+    ] {
+        store
+            .add_member(course, who, MemberRole::Student, 1)
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.students_taught_only_by(tom).await.unwrap(), [ann]);
+    assert_eq!(store.students_taught_only_by(zoe).await.unwrap(), [cat]);
+    // A co-teacher of B reaches B's students who are in no other course.
+    store
+        .add_member(zoes.id, tom, MemberRole::Teacher, 2)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.students_taught_only_by(tom).await.unwrap(),
+        [ann, bob, cat]
+    );
+}
+
+async fn practice_feedback_follows_open_assignments(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let ann = student(store, "ann").await;
+    let bob = student(store, "bob").await;
+    let course = store.create_course("A", "CODE2345", tom, 1).await.unwrap();
+    store
+        .add_member(course.id, ann, MemberRole::Student, 1)
+        .await
+        .unwrap();
+    let mut quiz = homework(&["nim", "stones"]);
+    (quiz.opens_at, quiz.due_at, quiz.closes_at) = (100, 200, 300);
+    quiz.feedback = Feedback::Verdict;
+    let quiz = store.create_assignment(course.id, &quiz, 1).await.unwrap();
+    let mut lab = homework(&["nim"]);
+    (lab.opens_at, lab.due_at, lab.closes_at) = (0, 1000, 1000);
+    lab.feedback = Feedback::Tests;
+    store.create_assignment(course.id, &lab, 1).await.unwrap();
+    let level = |user: i64, problem: &'static str, at: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .strictest_open_feedback(user, problem, at)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(
+        level(ann, "nim", 50).await,
+        Some(Feedback::Tests),
+        "the quiz is not open yet"
+    );
+    assert_eq!(level(ann, "nim", 100).await, Some(Feedback::Verdict));
+    assert_eq!(
+        level(ann, "nim", 300).await,
+        Some(Feedback::Verdict),
+        "open to its hard deadline"
+    );
+    assert_eq!(level(ann, "nim", 301).await, Some(Feedback::Tests));
+    assert_eq!(level(ann, "wythoff", 150).await, None);
+    assert_eq!(level(bob, "nim", 150).await, None, "not his course");
+    assert_eq!(level(tom, "nim", 150).await, None, "he teaches it");
+    // An extension moves the hard deadline for its student.
+    store.set_extension(quiz.id, ann, Some(250)).await.unwrap();
+    assert_eq!(level(ann, "stones", 350).await, Some(Feedback::Verdict));
+    assert_eq!(level(ann, "stones", 351).await, None);
 }

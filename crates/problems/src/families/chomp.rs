@@ -3,7 +3,7 @@
 //! reference whether the position left is lost.
 
 use super::{at_most, lines, push_line, within};
-use crate::check::CheckOutcome;
+use crate::check::{CheckOutcome, Mismatch};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -256,18 +256,27 @@ impl Family for Chomp {
         let mut lines_out = output.lines().filter(|l| !l.trim().is_empty());
         for (i, board) in input.boards.iter().enumerate() {
             let Some(line) = lines_out.next() else {
-                return Some(CheckOutcome::WrongAnswer(format!(
+                return Some(CheckOutcome::WrongAnswer(Mismatch::new(format!(
                     "board {}: no answer",
                     i + 1
-                )));
+                ))));
             };
             let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
             let first_wins = chomp::outcome(&board.lengths) == Outcome::Win;
+            let board_no = i + 1;
+            let not_a_piece = || {
+                Mismatch::quoting(
+                    format!("board {board_no}: not a piece that may be eaten"),
+                    line,
+                )
+            };
             let verdict = match tokens.as_slice() {
                 ["LOSE"] if !first_wins => Ok(()),
-                ["LOSE"] => Err("the first player can win".to_string()),
+                ["LOSE"] => Err(Mismatch::new(format!(
+                    "board {board_no}: the first player can win"
+                ))),
                 ["WIN", r, c] if !r.bytes().chain(c.bytes()).all(|b| b.is_ascii_digit()) => {
-                    Err(format!("\"{r} {c}\" is not a piece that may be eaten"))
+                    Err(not_a_piece())
                 }
                 ["WIN", r, c] => match (r.parse::<usize>(), c.parse::<usize>()) {
                     (Ok(r), Ok(c))
@@ -282,23 +291,29 @@ impl Family for Chomp {
                         {
                             Ok(())
                         } else {
-                            Err(format!(
-                                "eating ({r}, {c}) leaves a position the opponent wins"
+                            Err(Mismatch::quoting(
+                                format!(
+                                    "board {board_no}: that bite leaves a position the opponent \
+                                     wins"
+                                ),
+                                line,
                             ))
                         }
                     }
-                    _ => Err(format!("\"{r} {c}\" is not a piece that may be eaten")),
+                    _ => Err(not_a_piece()),
                 },
-                _ => Err("expected LOSE or WIN r c".to_string()),
+                _ => Err(Mismatch::new(format!(
+                    "board {board_no}: expected LOSE or WIN r c"
+                ))),
             };
             if let Err(why) = verdict {
-                return Some(CheckOutcome::WrongAnswer(format!("board {}: {why}", i + 1)));
+                return Some(CheckOutcome::WrongAnswer(why));
             }
         }
         if lines_out.next().is_some() {
-            return Some(CheckOutcome::WrongAnswer(
-                "the output goes on after the last board".into(),
-            ));
+            return Some(CheckOutcome::WrongAnswer(Mismatch::new(
+                "the output goes on after the last board",
+            )));
         }
         Some(CheckOutcome::Accepted)
     }
@@ -341,25 +356,25 @@ mod tests {
         );
         assert_eq!(
             Chomp.check_answer(&input, "  win 2 2\nLOSE"),
-            Some(CheckOutcome::WrongAnswer(
-                "board 1: expected LOSE or WIN r c".into()
-            ))
+            Some(CheckOutcome::WrongAnswer(Mismatch::new(
+                "board 1: expected LOSE or WIN r c"
+            )))
         );
         assert!(
-            matches!(Chomp.check_answer(&input, "WIN 1 2\nLOSE\n"), Some(CheckOutcome::WrongAnswer(m)) if m.contains("leaves a position the opponent wins"))
+            matches!(Chomp.check_answer(&input, "WIN 1 2\nLOSE\n"), Some(CheckOutcome::WrongAnswer(m)) if m.to_string().contains("leaves a position the opponent wins"))
         );
         assert!(
-            matches!(Chomp.check_answer(&input, "WIN 1 1\nLOSE\n"), Some(CheckOutcome::WrongAnswer(m)) if m.contains("not a piece"))
+            matches!(Chomp.check_answer(&input, "WIN 1 1\nLOSE\n"), Some(CheckOutcome::WrongAnswer(m)) if m.to_string().contains("not a piece"))
         );
         assert!(matches!(
             Chomp.check_answer(&input, "WIN 4 1\nLOSE\n"),
             Some(CheckOutcome::WrongAnswer(_))
         ));
         assert!(
-            matches!(Chomp.check_answer(&input, "LOSE\nLOSE\n"), Some(CheckOutcome::WrongAnswer(m)) if m.contains("can win"))
+            matches!(Chomp.check_answer(&input, "LOSE\nLOSE\n"), Some(CheckOutcome::WrongAnswer(m)) if m.to_string().contains("can win"))
         );
         assert!(
-            matches!(Chomp.check_answer(&input, "WIN 2 2\n"), Some(CheckOutcome::WrongAnswer(m)) if m.contains("board 2: no answer"))
+            matches!(Chomp.check_answer(&input, "WIN 2 2\n"), Some(CheckOutcome::WrongAnswer(m)) if m.to_string().contains("board 2: no answer"))
         );
         assert!(matches!(
             Chomp.check_answer(&input, "WIN 2 2\nLOSE\nLOSE\n"),

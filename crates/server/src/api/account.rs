@@ -1,16 +1,18 @@
 //! Logins and sessions, the caller's account, API tokens, users (admins).
 
 use axum::Json;
-use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse};
 
+use super::JsonResult;
 use super::caller::{Admin, CurrentUser};
 use super::error::{ApiError, rejection};
 use super::views::{
-    ErrorBody, LoginBody, NewTokenBody, NewUserBody, PasswordBody, TokenCreated, UserView,
+    ErrorBody, LoginBody, NewTokenBody, NewUserBody, PasswordBody, TokenCreated, TokenView,
+    UserView,
 };
 use crate::domain::{accounts, named};
 use crate::http::auth;
@@ -105,8 +107,42 @@ pub(super) async fn create_token(
     body: Result<Json<NewTokenBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<TokenCreated>), ApiError> {
     let Json(new) = body.map_err(rejection)?;
-    let token = accounts::create_token(&state.domain, &user, new.label).await?;
-    Ok((StatusCode::CREATED, Json(TokenCreated { token })))
+    let made = accounts::create_token(&state.domain, &user, new.label, new.expires_in_days).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(TokenCreated {
+            token: made.token,
+            id: made.id,
+            expires_at: made.expires_at,
+        }),
+    ))
+}
+
+/// The caller's own API tokens, newest first, without their secrets.
+#[utoipa::path(get, path = "/api/v1/tokens", tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, body = [TokenView]), (status = 401, body = ErrorBody)))]
+pub(super) async fn list_tokens(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> JsonResult<Vec<TokenView>> {
+    let tokens = accounts::tokens(&state.domain, &user).await?;
+    Ok(Json(tokens.into_iter().map(TokenView::from).collect()))
+}
+
+/// Revokes one of the caller's own API tokens (the one making the request included).
+#[utoipa::path(delete, path = "/api/v1/tokens/{id}", tag = "accounts",
+    params(("id" = i64, Path, description = "The token's id, from the listing")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 204, description = "revoked"), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub(super) async fn revoke_token(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    accounts::revoke_token(&state.domain, &user, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Creates a user (admins only).

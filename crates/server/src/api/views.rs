@@ -364,13 +364,46 @@ pub struct NewUserBody {
 #[serde(deny_unknown_fields)]
 pub struct NewTokenBody {
     /// What the token is for (shown in listings).
+    #[schema(max_length = 100)]
     pub label: Option<String>,
+    /// How many days the token lasts: by default, and at most, what the service allows
+    /// (90 days unless its operator set `--token-days`).
+    #[schema(minimum = 1)]
+    pub expires_in_days: Option<u32>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenCreated {
     /// Shown only now; only its digest is stored.
     pub token: String,
+    pub id: i64,
+    /// Unix milliseconds; the token is refused from then on.
+    pub expires_at: i64,
+}
+
+/// One of the caller's API tokens, without the secret (which is not kept).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenView {
+    pub id: i64,
+    pub label: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds, to the minute; absent when never used.
+    pub last_used_at: Option<i64>,
+    /// Unix milliseconds; the token is refused from then on.
+    pub expires_at: i64,
+}
+
+impl From<grundy_store::Token> for TokenView {
+    fn from(token: grundy_store::Token) -> Self {
+        TokenView {
+            id: token.id,
+            label: token.label,
+            created_at: token.created_at,
+            last_used_at: token.last_used_at,
+            expires_at: token.expires_at,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

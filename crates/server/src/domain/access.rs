@@ -1,7 +1,7 @@
 //! Who may see and change what, in one place: students see their own work; a teacher sees their
-//! own, what was submitted for the assignments of the courses they teach, and submissions to
-//! problems they own (never a student's practice or other courses' work: joining a course, or
-//! being imported into one, shows a teacher nothing else); admins see everything. Someone else's
+//! own and what was submitted for the assignments of the courses they teach (never a student's
+//! practice or other courses' work, not even on problems they own: joining a course, or being
+//! imported into one, shows a teacher nothing else); admins see everything. Someone else's
 //! thing is "not found", never "forbidden", so ids reveal nothing.
 //!
 //! Every operation asks here before it reads or changes anything on someone's behalf.
@@ -44,9 +44,49 @@ pub fn may_manage(actor: &User, role: Role) -> bool {
 }
 
 /// Whether `actor` may change `target`'s password or role (never their own here: they have
-/// their own form, which asks for the current password).
-pub fn may_change_user(actor: &User, target: &User) -> bool {
-    may_manage(actor, target.role) && actor.id != target.id
+/// their own form, which asks for the current password). A new password is a way into the
+/// account, so a teacher resets only students whose every course they teach: otherwise one
+/// teacher could read another's course as its student.
+pub async fn may_change_user(domain: &Domain, actor: &User, target: &User) -> Result<bool> {
+    Ok(changeable_users(domain, actor).await?.allows(target))
+}
+
+/// Whose accounts `actor` may change, worked out once for a list of users.
+#[derive(Debug)]
+pub struct Changeable {
+    actor: User,
+    /// For a teacher: the students whose every course they teach.
+    students: std::collections::HashSet<i64>,
+}
+
+impl Changeable {
+    pub fn allows(&self, target: &User) -> bool {
+        if self.actor.id == target.id || !may_manage(&self.actor, target.role) {
+            return false;
+        }
+        match self.actor.role {
+            Role::Admin => true,
+            Role::Teacher => self.students.contains(&target.id),
+            Role::Student => false,
+        }
+    }
+}
+
+pub async fn changeable_users(domain: &Domain, actor: &User) -> Result<Changeable> {
+    let students = if actor.role == Role::Teacher {
+        domain
+            .store
+            .students_taught_only_by(actor.id)
+            .await?
+            .into_iter()
+            .collect()
+    } else {
+        Default::default()
+    };
+    Ok(Changeable {
+        actor: actor.clone(),
+        students,
+    })
 }
 
 /// Only admins give roles.
@@ -80,6 +120,13 @@ pub async fn owns_problem(domain: &Domain, user: &User, slug: &str) -> Result<bo
         .is_some_and(|p| p.owner_id == user.id))
 }
 
+/// Whether `user` may download a problem as a package, hidden tests and validator included:
+/// any teacher a built-in one (its tests come from the public generators), only its owner (or an
+/// admin) anyone's upload or variant.
+pub fn may_export(user: &User, owner: Option<i64>) -> bool {
+    is_teacher(user) && (owner.is_none() || owns(user, owner))
+}
+
 /// The submissions `viewer` may list, of `author`'s when one is asked for: the rule of
 /// [`may_see_submission`], as a query the store runs. `None` when the viewer may see none of
 /// them (a student asking for someone else's).
@@ -109,27 +156,32 @@ pub async fn may_see_submission(
     if user.role != Role::Teacher {
         return Ok(false);
     }
-    if let Some(id) = submission.assignment_id
-        && teaches_assignment(domain, user, id).await?
-    {
-        return Ok(true);
+    // Owning the problem adds nothing: other courses' work on it belongs to their teachers.
+    match submission.assignment_id {
+        Some(id) => teaches_assignment(domain, user, id).await,
+        None => Ok(false),
     }
-    owns_problem(domain, user, &submission.problem).await
 }
 
 /// How much `viewer` is told about the tests of `submission`: an assignment's level for the
-/// student who made it; everything for the teachers who see it; per-test rows in practice.
+/// student who made it; everything for the teachers who see it; per-test rows in practice, but
+/// no more than the strictest open assignment of the student's courses that lists the problem
+/// (else practising it would tell what the assignment keeps back).
 pub async fn feedback_for(
     domain: &Domain,
     viewer: &User,
     submission: &Submission,
 ) -> Result<Feedback> {
-    let Some(id) = submission.assignment_id else {
-        return Ok(Feedback::Tests);
-    };
     if viewer.id != submission.user_id {
         return Ok(Feedback::Inputs);
     }
+    let Some(id) = submission.assignment_id else {
+        let assignments = domain
+            .store
+            .strictest_open_feedback(viewer.id, &submission.problem, domain.now())
+            .await?;
+        return Ok(assignments.map_or(Feedback::Tests, |level| level.min(Feedback::Tests)));
+    };
     Ok(domain
         .store
         .assignment(id)
@@ -265,11 +317,27 @@ mod tests {
         assert!(may_manage(&admin, Role::Admin));
         assert_eq!(creatable_roles(&teacher), vec![Role::Student]);
         assert!(creatable_roles(&student).is_empty());
-        // Nobody changes their own account here, not even an admin.
-        assert!(!may_change_user(&admin, &admin));
-        assert!(may_change_user(&teacher, &student));
-        assert!(!may_change_user(&teacher, &user(4, Role::Teacher)));
         assert!(!may_change_roles(&teacher));
+    }
+
+    fn changeable(actor: &User, students: &[i64]) -> Changeable {
+        Changeable {
+            actor: actor.clone(),
+            students: students.iter().copied().collect(),
+        }
+    }
+
+    #[test]
+    fn a_teacher_resets_only_students_wholly_in_their_courses() {
+        let (admin, teacher) = (user(1, Role::Admin), user(2, Role::Teacher));
+        let (theirs, elsewhere) = (user(3, Role::Student), user(5, Role::Student));
+        // Nobody changes their own account here, not even an admin.
+        assert!(!changeable(&admin, &[]).allows(&admin));
+        assert!(changeable(&admin, &[]).allows(&elsewhere));
+        assert!(changeable(&teacher, &[3]).allows(&theirs));
+        assert!(!changeable(&teacher, &[3]).allows(&elsewhere));
+        assert!(!changeable(&teacher, &[4]).allows(&user(4, Role::Teacher)));
+        assert!(!changeable(&user(6, Role::Student), &[3]).allows(&theirs));
     }
 
     #[test]

@@ -44,17 +44,37 @@ pub fn session_id(secret: &str) -> String {
     hex(&Sha256::digest(secret.as_bytes()))
 }
 
-/// Creates a token for `user` and returns it (the only time it is seen).
+/// How long a token lasts unless the operator says otherwise.
+pub const DEFAULT_TOKEN_DAYS: u32 = 90;
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// Creates a token for `user` lasting `days` from `now` and returns it (the only time it is
+/// seen) with its record.
 pub async fn issue_token(
     store: &Store,
     user: i64,
     label: &str,
-) -> std::result::Result<String, grundy_store::StoreError> {
+    now: i64,
+    days: u32,
+) -> std::result::Result<NewToken, grundy_store::StoreError> {
     let token = new_token();
-    store
-        .create_token(user, &token_digest(&token), label, now_ms())
+    let expires_at = now.saturating_add(i64::from(days).saturating_mul(DAY_MS));
+    let id = store
+        .create_token(user, &token_digest(&token), label, now, expires_at)
         .await?;
-    Ok(token)
+    Ok(NewToken {
+        token,
+        id,
+        expires_at,
+    })
+}
+
+/// A token just made: the secret itself, shown once.
+#[derive(Debug)]
+pub struct NewToken {
+    pub token: String,
+    pub id: i64,
+    pub expires_at: i64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -183,14 +203,14 @@ pub async fn log_out(domain: &Domain, secret: &str) -> Result<()> {
     Ok(())
 }
 
-/// The user a bearer token belongs to; `None` for an unknown or malformed one.
+/// The user a bearer token belongs to; `None` for an unknown, expired or malformed one.
 pub async fn user_by_token(domain: &Domain, token: &str) -> Result<Option<User>> {
     if !token.starts_with(TOKEN_PREFIX) {
         return Ok(None);
     }
     Ok(domain
         .store
-        .user_by_token(&token_digest(token), now_ms())
+        .user_by_token(&token_digest(token), domain.now())
         .await?)
 }
 
@@ -229,15 +249,43 @@ pub async fn change_password(
     Ok(())
 }
 
-/// A new API token for the caller (the only time it is shown).
-pub async fn create_token(domain: &Domain, user: &User, label: Option<String>) -> Result<String> {
+/// A new API token for the caller (the only time it is shown), lasting `days` (at most, and by
+/// default, what the operator allows).
+pub async fn create_token(
+    domain: &Domain,
+    user: &User,
+    label: Option<String>,
+    days: Option<u32>,
+) -> Result<NewToken> {
     let label = label.unwrap_or_else(|| "api".into());
     if label.chars().count() > MAX_TOKEN_LABEL_CHARS {
         return Err(Error::BadRequest(format!(
             "a label has at most {MAX_TOKEN_LABEL_CHARS} characters"
         )));
     }
-    Ok(issue_token(&domain.store, user.id, &label).await?)
+    let most = domain.policy.token_days;
+    let days = days.unwrap_or(most);
+    if !(1..=most).contains(&days) {
+        return Err(Error::BadRequest(format!("a token lasts 1 to {most} days")));
+    }
+    let now = domain.now();
+    // Expired tokens of anyone are swept now and then; making one is a fine occasion.
+    domain.store.delete_expired_tokens(now).await?;
+    Ok(issue_token(&domain.store, user.id, &label, now, days).await?)
+}
+
+/// The caller's own tokens (never the secrets, which are not kept).
+pub async fn tokens(domain: &Domain, user: &User) -> Result<Vec<grundy_store::Token>> {
+    Ok(domain.store.tokens(user.id).await?)
+}
+
+/// Revokes one of the caller's own tokens; anyone else's is "not found".
+pub async fn revoke_token(domain: &Domain, user: &User, id: i64) -> Result<()> {
+    if domain.store.delete_token(user.id, id).await? {
+        Ok(())
+    } else {
+        Err(Error::NotFound(format!("token {id}")))
+    }
 }
 
 /// Names appear in URLs, logs and tables: letters, digits and a little punctuation.
@@ -338,7 +386,7 @@ pub async fn change_user(
     let Some(target) = domain.store.user_by_id(target).await? else {
         return Err(Error::NotFound(format!("user {target}")));
     };
-    if !access::may_change_user(actor, &target) {
+    if !access::may_change_user(domain, actor, &target).await? {
         return Err(Error::Forbidden("you may not change this user"));
     }
     match change {
@@ -351,7 +399,9 @@ pub async fn change_user(
         UserChange::Password(password) => {
             let hashed = hash(domain, password).await?;
             domain.store.set_password(target.id, Some(&hashed)).await?;
+            // Whoever had the old password may have made tokens with it.
             domain.store.delete_user_sessions(target.id, None).await?;
+            domain.store.delete_user_tokens(target.id).await?;
         }
     }
     tracing::info!(user = %target.name, by = %actor.name, "user changed");
@@ -361,13 +411,14 @@ pub async fn change_user(
 /// Everyone, for the users page: each with whether `actor` may change them.
 pub async fn users(domain: &Domain, actor: &User) -> Result<Vec<(User, bool)>> {
     access::require_teacher(actor)?;
+    let changeable = access::changeable_users(domain, actor).await?;
     Ok(domain
         .store
         .users()
         .await?
         .into_iter()
         .map(|u| {
-            let manageable = access::may_change_user(actor, &u);
+            let manageable = changeable.allows(&u);
             (u, manageable)
         })
         .collect())

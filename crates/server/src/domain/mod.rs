@@ -65,6 +65,8 @@ pub struct Policy {
     pub submissions_per_minute: u32,
     /// Who may create an account from the registration page.
     pub registration: Registration,
+    /// How long an API token lasts, in days: the default and the most one may ask for.
+    pub token_days: u32,
 }
 
 /// Who is registering accounts, as the operator chose.

@@ -94,11 +94,17 @@ pub fn variant_bases(domain: &Domain) -> Vec<Arc<Entry>> {
         .collect()
 }
 
-/// Any problem as a Kattis/ICPC zip (built-in ones with their generated tests). Teachers only:
-/// it holds the hidden tests.
+/// A problem as a Kattis/ICPC zip (built-in ones with their generated tests). It holds the
+/// hidden tests: see [`access::may_export`].
 pub async fn export(domain: &Domain, user: &User, slug: &str) -> Result<Vec<u8>> {
     access::require_teacher(user)?;
-    let problem = find(domain, slug)?.problem.clone();
+    let entry = find(domain, slug)?;
+    if !access::may_export(user, entry.owner) {
+        return Err(Error::Forbidden(
+            "only the problem's owner or an admin downloads its package",
+        ));
+    }
+    let problem = entry.problem.clone();
     tokio::task::spawn_blocking(move || grundy_problems::write_zip(&problem))
         .await
         .map_err(|e| super::error::thread("writing a package", e))?
@@ -111,6 +117,8 @@ pub struct Listed {
     pub entry: Arc<Entry>,
     /// The owner's name (custom problems).
     pub owner: Option<String>,
+    /// Whether the caller may download it as a package.
+    pub export: bool,
     /// Whether the caller may judge all its submissions again.
     pub rejudge_all: bool,
 }
@@ -131,6 +139,7 @@ pub async fn problems(domain: &Domain, user: &User) -> Result<Vec<Listed>> {
         .into_iter()
         .map(|entry| Listed {
             owner: entry.owner.and_then(|id| names.get(&id).cloned()),
+            export: access::may_export(user, entry.owner),
             rejudge_all: access::owns(user, entry.owner),
             entry,
         })
@@ -148,8 +157,9 @@ pub async fn rejudge(domain: &Domain, user: &User, id: i64) -> Result<()> {
     Ok(())
 }
 
-/// Queues every submission of a problem again (after a new version, say), behind fresh ones:
-/// its owner's problems for a teacher, any for an admin. Returns how many.
+/// Queues the submissions of a problem again (after a new version, say), behind fresh ones: for
+/// its owner, those they may see (their own and their courses'); for an admin, all. Returns how
+/// many.
 pub async fn rejudge_problem(domain: &Domain, user: &User, slug: &str) -> Result<u64> {
     access::require_teacher(user)?;
     if !access::owns_problem(domain, user, slug).await? {
@@ -157,7 +167,8 @@ pub async fn rejudge_problem(domain: &Domain, user: &User, slug: &str) -> Result
             "only the problem's owner or an admin rejudges all of it",
         ));
     }
-    let queued = domain.store.rejudge_problem(slug).await?;
+    let scope = access::visible_submissions(user, None).and_then(|query| query.teacher);
+    let queued = domain.store.rejudge_problem(slug, scope).await?;
     domain.queued.notify_waiters();
     Ok(queued)
 }

@@ -28,6 +28,7 @@ struct ProblemRow {
     origin: &'static str,
     version: u32,
     owner: String,
+    export: bool,
     rejudge_all: bool,
 }
 
@@ -111,6 +112,7 @@ pub(super) async fn index(
                 origin: e.origin.as_str(),
                 version: e.problem.spec.version,
                 owner: listed.owner.unwrap_or_default(),
+                export: listed.export,
                 rejudge_all: listed.rejudge_all,
             }
         })

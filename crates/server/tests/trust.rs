@@ -1,0 +1,595 @@
+//! The trust boundary between users, tried from the side of the user who must be refused, on
+//! SQLite and PostgreSQL, with a clock the test moves: password resets across courses, package
+//! downloads, a problem's owner and other courses' work, a demoted teacher, API tokens that
+//! expire and are revoked, and practice feedback while an assignment keeps its tests back.
+//!
+//! Judging is done by the test itself through the store's queue, as in `courses.rs`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+mod common;
+
+use common::{Postgres, Server, zip_of};
+use grundy_judge::{TestName, Verdict};
+use grundy_server::domain::accounts;
+use grundy_server::{Clock, RequestLimits, SESSION_COOKIE};
+use grundy_store::{MemberRole, Outcome, Role, Store, TestRow, User};
+use reqwest::header::{COOKIE, ORIGIN};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+/// 2026-09-01T00:00:00Z.
+const T0: i64 = 1_788_220_800_000;
+const DAY: i64 = 24 * 3_600_000;
+
+struct World {
+    server: Server,
+    clock: Arc<AtomicI64>,
+}
+
+/// Someone with an API token and a browser session.
+struct Person {
+    user: User,
+    token: String,
+    cookie: String,
+}
+
+impl World {
+    async fn start(store: Store) -> World {
+        let clock = Arc::new(AtomicI64::new(T0));
+        let now = clock.clone();
+        let server = Server::start_with(
+            store,
+            RequestLimits::default(),
+            Clock::from_fn(move || now.load(Ordering::SeqCst)),
+        )
+        .await;
+        World { server, clock }
+    }
+
+    fn now(&self) -> i64 {
+        self.clock.load(Ordering::SeqCst)
+    }
+
+    fn at(&self, ms: i64) {
+        self.clock.store(ms, Ordering::SeqCst);
+    }
+
+    async fn person(&self, name: &str, role: Role) -> Person {
+        let user = self.server.create_user(name, role).await;
+        let domain = &self.server.state.domain;
+        let token = accounts::issue_token(
+            &domain.store,
+            user.id,
+            "test",
+            self.now(),
+            accounts::DEFAULT_TOKEN_DAYS,
+        )
+        .await
+        .unwrap()
+        .token;
+        let secret = accounts::start_session(domain, user.id, None)
+            .await
+            .unwrap();
+        Person {
+            user,
+            token,
+            cookie: format!("{SESSION_COOKIE}={secret}"),
+        }
+    }
+
+    async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self
+            .server
+            .client
+            .request(method, format!("{}{path}", self.server.url))
+            .bearer_auth(token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let bytes = response.bytes().await.unwrap();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn get(&self, path: &str, who: &Person) -> (StatusCode, Value) {
+        self.call(Method::GET, path, &who.token, None).await
+    }
+
+    async fn post(&self, path: &str, who: &Person, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, path, &who.token, Some(body)).await
+    }
+
+    /// A form post from the site's own pages, as a browser makes it; the status.
+    async fn form(&self, path: &str, who: &Person, fields: &[(&str, &str)]) -> StatusCode {
+        self.server
+            .client
+            .post(format!("{}{path}", self.server.url))
+            .header(COOKIE, &who.cookie)
+            .header(ORIGIN, &self.server.url)
+            .header("sec-fetch-site", "same-origin")
+            .form(fields)
+            .send()
+            .await
+            .unwrap()
+            .status()
+    }
+
+    async fn logs_in(&self, name: &str, password: &str) -> bool {
+        let response = self
+            .server
+            .client
+            .post(format!("{}/api/v1/login", self.server.url))
+            .json(&json!({ "name": name, "password": password }))
+            .send()
+            .await
+            .unwrap();
+        response.status() == StatusCode::OK
+    }
+
+    async fn course(&self, teacher: &Person, title: &str, students: &[&str]) -> i64 {
+        let (status, course) = self
+            .post("/api/v1/courses", teacher, json!({ "title": title }))
+            .await;
+        assert_eq!(status, 201, "{course}");
+        let id = course["id"].as_i64().unwrap();
+        let (status, report) = self
+            .post(
+                &format!("/api/v1/courses/{id}/members"),
+                teacher,
+                json!({ "names": students }),
+            )
+            .await;
+        assert_eq!(status, 200, "{report}");
+        assert_eq!(report["added"].as_array().unwrap().len(), students.len());
+        id
+    }
+
+    async fn assignment(&self, teacher: &Person, course: i64, body: Value) -> i64 {
+        let (status, made) = self
+            .post(
+                &format!("/api/v1/courses/{course}/assignments"),
+                teacher,
+                body,
+            )
+            .await;
+        assert_eq!(status, 201, "{made}");
+        made["id"].as_i64().unwrap()
+    }
+
+    async fn submit(&self, who: &Person, body: Value) -> i64 {
+        let (status, doc) = self.post("/api/v1/submissions", who, body).await;
+        assert_eq!(status, 201, "{doc}");
+        doc["id"].as_i64().unwrap()
+    }
+
+    /// Judges everything queued as a worker would: wrong answer on the first test.
+    async fn judge_all(&self) {
+        let store = &self.server.state.domain.store;
+        while let Some(claimed) = store
+            .claim("test-worker", self.now(), 60_000, 3)
+            .await
+            .unwrap()
+        {
+            let row = TestRow {
+                position: 0,
+                name: TestName::new("secret", 1),
+                verdict: Verdict::WrongAnswer,
+                cpu_ms: 1,
+                wall_ms: 1,
+                memory_kib: 1024,
+                message: Some("token 1: not the expected answer".into()),
+            };
+            assert!(
+                store
+                    .record_test(claimed.id, "test-worker", &row)
+                    .await
+                    .unwrap()
+            );
+            let version = self
+                .server
+                .state
+                .domain
+                .problems
+                .get(&claimed.problem)
+                .unwrap();
+            let outcome = Outcome {
+                verdict: Verdict::WrongAnswer,
+                score: 0,
+                max_score: 100,
+                compile_message: None,
+                problem_version: i64::from(version.problem.spec.version),
+            };
+            assert!(
+                store
+                    .finish(claimed.id, "test-worker", &outcome, self.now())
+                    .await
+                    .unwrap()
+            );
+        }
+    }
+
+    async fn submission(&self, who: &Person, id: i64) -> (StatusCode, Value) {
+        self.get(&format!("/api/v1/submissions/{id}"), who).await
+    }
+
+    async fn revoke(&self, who: &Person, token: i64) -> (StatusCode, Value) {
+        let path = format!("/api/v1/tokens/{token}");
+        self.call(Method::DELETE, &path, &who.token, None).await
+    }
+
+    async fn status_of(&self, submission: i64) -> String {
+        let found = self.server.state.domain.store.submission(submission).await;
+        found.unwrap().unwrap().status.as_str().to_owned()
+    }
+}
+
+fn program(problem: &str) -> Value {
+    json!({ "problem": problem, "language": "cpp20", "source": "int main() {}" })
+}
+
+async fn trust(store: Store) {
+    let world = World::start(store).await;
+    let root = world.person("root", Role::Admin).await;
+    let ann = world.person("ann", Role::Teacher).await;
+    let bob = world.person("bob", Role::Teacher).await;
+    let sue = world.person("sue", Role::Student).await;
+    let sam = world.person("sam", Role::Student).await;
+    // Sue is only in Ann's course; Sam is in both.
+    let course_a = world.course(&ann, "A", &["sue", "sam"]).await;
+    let course_b = world.course(&bob, "B", &["sam"]).await;
+
+    // A teacher resets the passwords of students wholly in their own courses, and no others':
+    // a new password is a way into every course the student is in.
+    let reset = |target: &Person| format!("/teach/users/{}", target.user.id);
+    let new_password = [("password", "a-new-password")];
+    assert_eq!(
+        world.form(&reset(&sue), &bob, &new_password).await,
+        StatusCode::FORBIDDEN,
+        "Sue is not in Bob's course"
+    );
+    assert_eq!(
+        world.form(&reset(&sam), &bob, &new_password).await,
+        StatusCode::FORBIDDEN,
+        "Sam is also in Ann's course"
+    );
+    assert_eq!(
+        world.form(&reset(&sam), &ann, &new_password).await,
+        StatusCode::FORBIDDEN,
+        "Sam is also in Bob's course"
+    );
+    assert!(world.logs_in("sue", "sue-password").await);
+    assert!(world.logs_in("sam", "sam-password").await);
+    assert_eq!(world.get("/api/v1/me", &sue).await.0, 200);
+    // A reset by her own teacher works, and ends her sessions and her API tokens, which whoever
+    // knew the old password could have made.
+    assert_eq!(
+        world.form(&reset(&sue), &ann, &new_password).await,
+        StatusCode::SEE_OTHER
+    );
+    assert!(world.logs_in("sue", "a-new-password").await);
+    assert_eq!(world.get("/api/v1/me", &sue).await.0, 401);
+    let sue = world.fresh(&sue).await;
+    // An admin resets anyone's.
+    assert_eq!(
+        world.form(&reset(&sam), &root, &new_password).await,
+        StatusCode::SEE_OTHER
+    );
+    let sam = world.fresh(&sam).await;
+
+    // Hidden tests: a built-in problem's package is any teacher's, an upload only its owner's.
+    let pebbles = zip_of(&[
+        ("pebbles/problem.yaml", "name: Pebbles\n"),
+        (
+            "pebbles/statement/problem.en.md",
+            "# Pebbles\n\nTake $n$ pebbles.\n",
+        ),
+        ("pebbles/data/sample/1.in", "3\n"),
+        ("pebbles/data/sample/1.ans", "First\n"),
+        ("pebbles/data/secret/a.in", "4\n"),
+        ("pebbles/data/secret/a.ans", "Second\n"),
+    ]);
+    let uploaded = world
+        .server
+        .client
+        .post(format!("{}/api/v1/problems", world.server.url))
+        .bearer_auth(&ann.token)
+        .header("content-type", "application/zip")
+        .body(pebbles)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.status(), 201, "{}", uploaded.text().await.unwrap());
+    let download = |who: &Person, slug: &str| {
+        world
+            .server
+            .client
+            .get(format!(
+                "{}/api/v1/problems/{slug}/package",
+                world.server.url
+            ))
+            .bearer_auth(who.token.clone())
+            .send()
+    };
+    let refused = download(&bob, "pebbles").await.unwrap();
+    let status = refused.status();
+    let body = refused.bytes().await.unwrap();
+    assert!(
+        matches!(status, StatusCode::FORBIDDEN | StatusCode::NOT_FOUND),
+        "another teacher downloads the upload: {status}"
+    );
+    assert!(!body.starts_with(b"PK"), "no zip comes back");
+    assert_eq!(download(&sue, "pebbles").await.unwrap().status(), 403);
+    assert_eq!(download(&ann, "pebbles").await.unwrap().status(), 200);
+    assert_eq!(download(&root, "pebbles").await.unwrap().status(), 200);
+    assert_eq!(download(&bob, "stones").await.unwrap().status(), 200);
+
+    // Owning a problem does not cross into other courses: Bob's variant used in Ann's course.
+    let (status, doc) = world
+        .post(
+            "/api/v1/problems/stones/variants",
+            &bob,
+            json!({
+                "slug": "stones-bob",
+                "title": { "en": "Bob's stones" },
+                "subtasks": [
+                    { "name": "all", "points": 100, "tests": 2, "generator": { "max_n": 3, "max_k": 10 } }
+                ]
+            }),
+        )
+        .await;
+    assert_eq!(status, 201, "{doc}");
+    let homework = world
+        .assignment(
+            &ann,
+            course_a,
+            json!({
+                "title": "Week 1", "opens_at": T0, "due_at": T0 + 7 * DAY,
+                "closes_at": T0 + 8 * DAY, "problems": ["stones-bob"],
+            }),
+        )
+        .await;
+    let mut in_course = program("stones-bob");
+    in_course["assignment"] = homework.into();
+    let sues = world.submit(&sue, in_course).await;
+    let bobs = world.submit(&bob, program("stones-bob")).await;
+    world.judge_all().await;
+    let (status, listed) = world
+        .get("/api/v1/submissions?problem=stones-bob", &bob)
+        .await;
+    assert_eq!(status, 200, "{listed}");
+    let ids: Vec<i64> = listed["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [bobs], "the owner lists only his own work on it");
+    assert_eq!(
+        world
+            .get(&format!("/api/v1/submissions/{sues}"), &bob)
+            .await
+            .0,
+        404
+    );
+    assert_eq!(
+        world
+            .post(
+                &format!("/api/v1/submissions/{sues}/rejudge"),
+                &bob,
+                json!({})
+            )
+            .await
+            .0,
+        404
+    );
+    let (status, queued) = world
+        .post("/api/v1/problems/stones-bob/rejudge", &bob, json!({}))
+        .await;
+    assert_eq!(status, 202, "{queued}");
+    assert_eq!(queued["queued"], 1, "only his own submission: {queued}");
+    assert_eq!(world.status_of(sues).await, "done", "Sue's grade stands");
+    assert_eq!(world.status_of(bobs).await, "queued");
+    assert_eq!(
+        world
+            .get(&format!("/api/v1/submissions/{sues}"), &ann)
+            .await
+            .0,
+        200,
+        "her own teacher sees it"
+    );
+    world.judge_all().await;
+
+    // Practice on a problem of an open assignment shows no more than the assignment does.
+    world
+        .assignment(
+            &bob,
+            course_b,
+            json!({
+                "title": "Quiz", "opens_at": T0, "due_at": T0 + DAY, "closes_at": T0 + 2 * DAY,
+                "feedback": "verdict", "problems": ["nim"],
+            }),
+        )
+        .await;
+    let sams = world.submit(&sam, program("nim")).await;
+    let sues_practice = world.submit(&sue, program("nim")).await;
+    world.judge_all().await;
+    let (_, seen) = world.submission(&sam, sams).await;
+    assert_eq!(seen["feedback"], "verdict", "{seen}");
+    assert_eq!(seen["tests"], json!([]), "{seen}");
+    let (_, seen) = world.submission(&sue, sues_practice).await;
+    assert_eq!(
+        seen["feedback"], "tests",
+        "Sue has no such assignment: {seen}"
+    );
+    assert_eq!(seen["tests"].as_array().unwrap().len(), 1, "{seen}");
+    world.at(T0 + 3 * DAY);
+    let (_, seen) = world.submission(&sam, sams).await;
+    assert_eq!(seen["feedback"], "tests", "the quiz has closed: {seen}");
+    assert_eq!(seen["tests"].as_array().unwrap().len(), 1, "{seen}");
+
+    // API tokens expire, are listed and revoked by their owner only.
+    let (status, made) = world
+        .post(
+            "/api/v1/tokens",
+            &sam,
+            json!({ "label": "laptop", "expires_in_days": 1 }),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["expires_at"], world.now() + DAY);
+    let laptop = Person {
+        user: sam.user.clone(),
+        token: made["token"].as_str().unwrap().to_owned(),
+        cookie: sam.cookie.clone(),
+    };
+    let laptop_id = made["id"].as_i64().unwrap();
+    assert_eq!(world.get("/api/v1/me", &laptop).await.0, 200);
+    for days in [0, 91] {
+        let (status, _) = world
+            .post("/api/v1/tokens", &sam, json!({ "expires_in_days": days }))
+            .await;
+        assert_eq!(status, 400, "{days} days");
+    }
+    let (status, mine) = world.get("/api/v1/tokens", &sam).await;
+    assert_eq!(status, 200);
+    let labels: Vec<&str> = mine
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["laptop", "test"], "newest first");
+    assert!(
+        mine.as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.get("token").is_none())
+    );
+    let (_, theirs) = world.get("/api/v1/tokens", &sue).await;
+    assert!(
+        theirs
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["id"] != laptop_id),
+        "nobody lists another's tokens"
+    );
+    assert_eq!(world.revoke(&sue, laptop_id).await.0, 404);
+    assert_eq!(world.get("/api/v1/me", &laptop).await.0, 200);
+    world.at(world.now() + DAY);
+    assert_eq!(world.get("/api/v1/me", &laptop).await.0, 401, "expired");
+    assert_eq!(world.get("/api/v1/me", &sam).await.0, 200, "90 days");
+    assert_eq!(world.revoke(&sam, laptop_id).await.0, 204);
+    let own = mine[1]["id"].as_i64().unwrap();
+    assert_eq!(world.revoke(&sam, own).await.0, 204);
+    assert_eq!(world.get("/api/v1/me", &sam).await.0, 401, "revoked");
+
+    // A teacher made a student keeps no course powers.
+    let gradebook = format!("/api/v1/assignments/{homework}/gradebook");
+    assert_eq!(world.get(&gradebook, &ann).await.0, 200);
+    assert_eq!(
+        world
+            .form(
+                &format!("/teach/users/{}", ann.user.id),
+                &root,
+                &[("role", "student")]
+            )
+            .await,
+        StatusCode::SEE_OTHER
+    );
+    let store = &world.server.state.domain.store;
+    assert_eq!(
+        store.member_role(course_a, ann.user.id).await.unwrap(),
+        None
+    );
+    assert_eq!(world.get(&gradebook, &ann).await.0, 404);
+    assert_eq!(
+        world
+            .get(&format!("/api/v1/courses/{course_a}"), &ann)
+            .await
+            .0,
+        404
+    );
+    let (status, _) = world
+        .post(
+            &format!("/api/v1/courses/{course_a}/members"),
+            &ann,
+            json!({ "names": ["newbie"], "create_missing": true }),
+        )
+        .await;
+    assert_eq!(status, 404);
+    assert!(store.user_by_name("newbie").await.unwrap().is_none());
+    // Promoted again, she is not given her courses back by the role alone.
+    assert_eq!(
+        world
+            .form(
+                &format!("/teach/users/{}", ann.user.id),
+                &root,
+                &[("role", "teacher")]
+            )
+            .await,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(world.get(&gradebook, &ann).await.0, 404);
+    assert_eq!(
+        store.member_role(course_b, sam.user.id).await.unwrap(),
+        Some(MemberRole::Student),
+        "nobody else's memberships change"
+    );
+    world.server.stop().await;
+}
+
+impl World {
+    /// A fresh token and session for someone whose old ones were ended.
+    async fn fresh(&self, who: &Person) -> Person {
+        let domain = &self.server.state.domain;
+        let token = accounts::issue_token(
+            &domain.store,
+            who.user.id,
+            "test",
+            self.now(),
+            accounts::DEFAULT_TOKEN_DAYS,
+        )
+        .await
+        .unwrap()
+        .token;
+        let secret = accounts::start_session(domain, who.user.id, None)
+            .await
+            .unwrap();
+        Person {
+            user: who.user.clone(),
+            token,
+            cookie: format!("{SESSION_COOKIE}={secret}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trust_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("grundy.db"))
+        .await
+        .unwrap();
+    trust(store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trust_on_postgres() {
+    let Some((store, database)) = Postgres::create("trust_on_postgres").await else {
+        return;
+    };
+    trust(store).await;
+    database.drop_database().await;
+}
