@@ -65,6 +65,8 @@ pub struct Policy {
     pub submissions_per_minute: u32,
     /// Who may create an account from the registration page.
     pub registration: Registration,
+    /// What each owner's problems may take, stored and unpacked; `None` for no limit.
+    pub problem_quota_bytes: Option<u64>,
 }
 
 /// Who is registering accounts, as the operator chose.
