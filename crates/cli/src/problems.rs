@@ -122,7 +122,8 @@ fn export(catalogue: &Catalogue, slug: &str, out: &Path, data: &DataArgs) -> Res
                 let stored = store.custom_problem(slug).await?;
                 store.close().await;
                 let stored = stored.with_context(|| format!("no problem named {slug:?}"))?;
-                let (problem, _) = grundy_server::registry::build(&stored)?;
+                let unpacked = tempfile::tempdir()?;
+                let (problem, _) = grundy_server::registry::build(&stored, unpacked.path())?;
                 Ok::<_, anyhow::Error>(grundy_problems::write_zip(&problem)?)
             })?
         }
@@ -149,9 +150,21 @@ fn import(catalogue: &Catalogue, file: &Path, owner: &str, data: &DataArgs) -> R
         if user.role == grundy_store::Role::Student {
             bail!("{owner:?} is a student; problems belong to teachers or admins");
         }
-        let version = store
-            .put_custom_problem(&slug, "package", user.id, &bytes, grundy_server::now_ms())
-            .await?;
+        let new = grundy_store::NewCustomProblem {
+            slug: &slug,
+            origin: "package",
+            owner: user.id,
+            content: &bytes,
+            unpacked_bytes: i64::try_from(problem.unpacked_bytes().unwrap_or(0))?,
+            now: grundy_server::now_ms(),
+        };
+        // The operator's import is not held to the owner's quota.
+        let (version, published) = match store.put_custom_problem(&new, None).await? {
+            grundy_store::Put::Stored { version, published } => (version, published),
+            grundy_store::Put::OverQuota { used } => {
+                bail!("{owner:?}'s problems already take {used} bytes")
+            }
+        };
         problem.spec.version = u32::try_from(version)?;
         grundy_server::registry::record_version(
             &store,
@@ -166,6 +179,12 @@ fn import(catalogue: &Catalogue, file: &Path, owner: &str, data: &DataArgs) -> R
             problem.test_count(),
             problem.samples.len()
         );
+        if !published {
+            println!(
+                "{slug} is a draft: {owner} publishes it on /teach or with \
+                 POST /api/v1/problems/{slug}/publish"
+            );
+        }
         Ok(ExitCode::SUCCESS)
     })
 }

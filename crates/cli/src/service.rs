@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// Largest problem package upload, in MiB (zipped).
     #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
     pub max_package_mib: usize,
+    /// What each teacher's problems may take, in MiB: every package as stored plus its files
+    /// unpacked (0: no limit).
+    #[arg(long, env = "GRUNDY_PROBLEM_QUOTA_MIB", default_value_t = grundy_server::DEFAULT_PROBLEM_QUOTA_BYTES >> 20)]
+    pub problem_quota_mib: u64,
     /// Who may create a student account at /register: `closed` (accounts come from admins and
     /// teachers), `open` (anyone), or `invitation` (whoever knows --invitation-code).
     #[arg(long, env = "GRUNDY_REGISTRATION", value_enum, default_value_t = RegistrationMode::Closed)]
@@ -101,7 +105,7 @@ async fn state(
     let languages = Languages::load(sandbox.languages.as_deref())?;
     let state = AppState::new(store, catalogue, languages, limits);
     let custom = state
-        .load_problems()
+        .load_problems(&data.packages_dir())
         .await
         .context("loading the problems")?;
     tracing::info!(custom, "problems loaded");
@@ -115,7 +119,7 @@ async fn judging_context(data: &DataArgs, problems_dir: Option<&Path>) -> Result
     let cx = JudgingContext::new(store, catalogue);
     let custom = cx
         .problems
-        .load(&cx.store)
+        .load(&cx.store, &data.packages_dir())
         .await
         .context("loading the problems")?;
     tracing::info!(custom, "problems loaded");
@@ -199,6 +203,8 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         secure_cookies: args.secure_cookies,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
         token_days: args.token_days,
+        problem_quota_bytes: (args.problem_quota_mib > 0)
+            .then(|| args.problem_quota_mib.saturating_mul(1 << 20)),
         registration: match (args.registration, args.invitation_code.clone()) {
             (RegistrationMode::Open, _) => Registration::Open,
             (RegistrationMode::Invitation, Some(code)) if !code.trim().is_empty() => {

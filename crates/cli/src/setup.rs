@@ -20,7 +20,8 @@ pub fn load_catalogue(problems_dir: Option<&Path>) -> Result<Catalogue> {
 /// Where the service keeps its data.
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
-    /// Directory for the SQLite database and the test-set cache (created if missing).
+    /// Directory for the SQLite database, the test-set cache and unpacked packages (created if
+    /// missing).
     #[arg(long, env = "GRUNDY_DATA_DIR", default_value = "grundy-data")]
     pub data_dir: PathBuf,
     /// `postgres://…` to use PostgreSQL instead of SQLite in the data directory.
@@ -33,6 +34,11 @@ impl DataArgs {
         self.database_url
             .clone()
             .unwrap_or_else(|| format!("sqlite:{}", self.data_dir.join("grundy.db").display()))
+    }
+
+    /// Where packages' tests are unpacked, each process in a folder of its own.
+    pub(crate) fn packages_dir(&self) -> PathBuf {
+        self.data_dir.join("packages")
     }
 
     pub(crate) async fn open(&self) -> Result<Store> {

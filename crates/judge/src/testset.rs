@@ -2,6 +2,8 @@
 //! per problem version: `<cache>/<slug>-v<version>-<digest>/`, where the digest covers the whole
 //! problem description, so an edited package never reuses stale tests. Written to a temporary
 //! directory and renamed into place, so a crash or a concurrent judge never sees half a set.
+//! A package unpacked to disk (`read_zip_to`) is its own test set: it is run from its folder,
+//! never copied.
 
 use std::fs;
 use std::io;
@@ -32,18 +34,10 @@ pub struct TestSet {
 /// and version but another digest have different tests.
 pub fn digest(problem: &Problem) -> String {
     let mut hasher = Sha256::new();
+    // A family's tests follow from its spec; an uploaded package's seed is the digest of its
+    // tests and validator (taken while reading it), so the spec covers them too without
+    // reading megabytes of tests again.
     hasher.update(format!("{:?}|{:?}", problem.spec, problem.samples).as_bytes());
-    // A family's tests follow from its spec; an uploaded package's are data of their own (and
-    // in memory already, so hashing them is cheap). So is its validator.
-    if !problem.is_family_backed() {
-        for test in problem.tests() {
-            hasher.update(format!(
-                "{:?}|",
-                (test.subtask, test.index, &test.input, &test.answer)
-            ));
-        }
-        hasher.update(format!("{:?}", problem.output_validator()));
-    }
     let digest = hasher.finalize();
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
@@ -83,8 +77,42 @@ fn file(dir: &Path, group: Group, index: usize) -> TestFile {
     }
 }
 
-/// The test set of `problem`, generated into the cache the first time.
+/// The tests of a package unpacked to disk, where they lie.
+fn in_folder(problem: &Problem) -> Option<TestSet> {
+    let folder = problem.test_folder()?;
+    let mut tests = Vec::new();
+    for i in 1..=problem.samples.len() {
+        let files = folder.sample(i);
+        tests.push(TestFile {
+            group: Group::Samples,
+            index: i,
+            input: files.input,
+            answer: files.answer,
+        });
+    }
+    for (s, subtask) in problem.spec.subtasks.iter().enumerate() {
+        for i in 1..=subtask.tests {
+            let files = folder.test(s + 1, i);
+            tests.push(TestFile {
+                group: Group::Subtask(s + 1),
+                index: i,
+                input: files.input,
+                answer: files.answer,
+            });
+        }
+    }
+    Some(TestSet {
+        dir: folder.path().to_owned(),
+        tests,
+    })
+}
+
+/// The test set of `problem`, generated into the cache the first time (a package unpacked to
+/// disk is used where it lies).
 pub fn materialize(problem: &Problem, cache: &Path) -> io::Result<TestSet> {
+    if let Some(set) = in_folder(problem) {
+        return Ok(set);
+    }
     let dir = cache.join(key(problem));
     if !dir.join("complete").exists() {
         fs::create_dir_all(cache)?;

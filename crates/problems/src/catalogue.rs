@@ -7,6 +7,7 @@
 use crate::check::{CheckOutcome, check_tokens};
 use crate::families;
 use crate::family::{Params, Solver};
+use crate::package::TestFolder;
 use crate::seed::{InstanceKey, TestKey};
 use crate::spec::{CheckerKind, ProblemSpec};
 use include_dir::{Dir, include_dir};
@@ -84,11 +85,21 @@ enum Backing {
         solver: Arc<dyn Solver>,
         params: Vec<Params>,
     },
-    /// An uploaded package holds them, subtask by subtask.
+    /// An uploaded package holds them.
     Tests {
-        subtasks: Vec<Vec<TestCase>>,
+        tests: PackageTests,
         validator: Option<OutputValidator>,
+        /// What the package unpacked to, every file counted.
+        unpacked_bytes: u64,
     },
+}
+
+/// Where an uploaded package's tests are kept.
+pub(crate) enum PackageTests {
+    /// In memory, subtask by subtask ([`read_zip`](crate::read_zip)).
+    Memory(Vec<Vec<TestCase>>),
+    /// As files, with the samples ([`read_zip_to`](crate::read_zip_to)).
+    Folder(TestFolder),
 }
 
 /// A problem: its spec, statements and samples, and either a game family or uploaded tests
@@ -265,22 +276,25 @@ impl Problem {
         })
     }
 
-    /// A problem whose tests are files: `subtasks[s]` holds the tests of `spec.subtasks[s]`,
-    /// numbered in order. The caller (the package reader) has checked everything else.
+    /// A problem whose tests are an uploaded package's, which `unpacked_bytes` unpacked to: in
+    /// memory, `tests[s]` holds the tests of `spec.subtasks[s]`, numbered in order. The caller
+    /// (the package reader) has checked everything else.
     pub(crate) fn from_tests(
         spec: ProblemSpec,
         statements: BTreeMap<String, String>,
         samples: Vec<Sample>,
-        subtasks: Vec<Vec<TestCase>>,
+        tests: PackageTests,
         validator: Option<OutputValidator>,
+        unpacked_bytes: u64,
     ) -> Problem {
         Problem {
             spec,
             statements,
             samples,
             backing: Backing::Tests {
-                subtasks,
+                tests,
                 validator,
+                unpacked_bytes,
             },
         }
     }
@@ -326,6 +340,27 @@ impl Problem {
         }
     }
 
+    /// The folder holding an uploaded package's samples and tests, when it was read with
+    /// [`read_zip_to`](crate::read_zip_to): the judge runs them from there.
+    pub fn test_folder(&self) -> Option<&TestFolder> {
+        match &self.backing {
+            Backing::Tests {
+                tests: PackageTests::Folder(folder),
+                ..
+            } => Some(folder),
+            _ => None,
+        }
+    }
+
+    /// How many bytes an uploaded package unpacked to, every file counted (as
+    /// [`ReadLimits`](crate::ReadLimits) counts them); `None` for a family problem.
+    pub fn unpacked_bytes(&self) -> Option<u64> {
+        match &self.backing {
+            Backing::Family { .. } => None,
+            Backing::Tests { unpacked_bytes, .. } => Some(*unpacked_bytes),
+        }
+    }
+
     /// The checked generator parameters of subtask `number` (1-based), for a family problem.
     pub(crate) fn subtask_params(&self, number: usize) -> Option<&Params> {
         match &self.backing {
@@ -359,7 +394,8 @@ impl Problem {
     }
 
     /// Test `index` of subtask `subtask` (both 1-based) with its reference answer, generated or
-    /// read from the package, or `None` if the problem has no such test.
+    /// read from the package, or `None` if the problem has no such test (or, for a package in a
+    /// [`TestFolder`], its files can no longer be read: read them yourself to learn why).
     pub fn generate_test(&self, subtask: usize, index: usize) -> Option<TestCase> {
         let spec = self.spec.subtasks.get(subtask.checked_sub(1)?)?;
         if index == 0 || index > spec.tests {
@@ -383,11 +419,27 @@ impl Problem {
                     answer,
                 })
             }
-            Backing::Tests { subtasks, .. } => subtasks[subtask - 1].get(index - 1).cloned(),
+            Backing::Tests {
+                tests: PackageTests::Memory(subtasks),
+                ..
+            } => subtasks[subtask - 1].get(index - 1).cloned(),
+            Backing::Tests {
+                tests: PackageTests::Folder(folder),
+                ..
+            } => {
+                let files = folder.test(subtask, index);
+                Some(TestCase {
+                    subtask,
+                    index,
+                    input: std::fs::read_to_string(files.input).ok()?,
+                    answer: std::fs::read_to_string(files.answer).ok()?,
+                })
+            }
         }
     }
 
-    /// Every test, subtask by subtask, generated lazily (the largest are megabytes each).
+    /// Every test, subtask by subtask, generated or read lazily (the largest are megabytes
+    /// each). Panics if a package's [`TestFolder`] can no longer be read.
     pub fn tests(&self) -> impl Iterator<Item = TestCase> + '_ {
         self.spec
             .subtasks

@@ -20,6 +20,8 @@ pub mod verify;
 pub use catalogue::{
     Catalogue, Instance, LoadError, OutputValidator, Problem, Sample, TestCase, is_valid_slug,
 };
-pub use package::{PackageError, ReadLimits, read_zip, write_zip};
+pub use package::{
+    PackageError, ReadLimits, TestFiles, TestFolder, read_zip, read_zip_to, write_zip,
+};
 pub use strict::ValidationError;
 pub use variant::{VariantRequest, VariantSubtask, variant};

@@ -578,6 +578,7 @@ fn the_package_may_sit_at_the_root_or_in_one_folder() {
 fn hostile_archives_are_refused() {
     let limits = ReadLimits {
         max_total_bytes: 10_000,
+        max_kept_bytes: 10_000,
         max_files: 20,
     };
     let zeros = vec![0u8; 1 << 20];

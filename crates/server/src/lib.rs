@@ -34,7 +34,7 @@ pub use clock::{Clock, now_ms};
 pub use domain::{Domain, Policy, Registration};
 pub use http::auth::SESSION_COOKIE;
 pub use router::router;
-pub use state::{App, AppState, RequestLimits};
+pub use state::{App, AppState, DEFAULT_PROBLEM_QUOTA_BYTES, RequestLimits};
 
 /// Serves until `shutdown` completes; open event streams end then too, so shutdown is not held up.
 pub async fn serve(

@@ -57,6 +57,8 @@ pub struct RequestLimits {
     pub registration: Registration,
     /// How long an API token lasts, in days (the default and the most).
     pub token_days: u32,
+    /// What each owner's problems may take, stored and unpacked; `None` for no limit.
+    pub problem_quota_bytes: Option<u64>,
 }
 
 impl Default for RequestLimits {
@@ -70,9 +72,14 @@ impl Default for RequestLimits {
             secure_cookies: false,
             registration: Registration::Closed,
             token_days: accounts::DEFAULT_TOKEN_DAYS,
+            problem_quota_bytes: Some(DEFAULT_PROBLEM_QUOTA_BYTES),
         }
     }
 }
+
+/// The default of [`RequestLimits::problem_quota_bytes`]: four packages at the unpacked cap
+/// ([`grundy_problems::package::MAX_UNPACKED_BYTES`]), or some hundreds of ordinary ones.
+pub const DEFAULT_PROBLEM_QUOTA_BYTES: u64 = 256 << 20;
 
 impl RequestLimits {
     fn split(self) -> (Policy, HttpLimits) {
@@ -81,6 +88,7 @@ impl RequestLimits {
             submissions_per_minute: self.submissions_per_minute,
             registration: self.registration,
             token_days: self.token_days,
+            problem_quota_bytes: self.problem_quota_bytes,
         };
         let http = HttpLimits {
             body_bytes: self.body_bytes,
@@ -117,9 +125,12 @@ impl AppState {
     }
 
     /// Records the built-in problems' versions (a changed problem must have a new one) and loads
-    /// the problems teachers created.
-    pub async fn load_problems(&self) -> Result<usize, grundy_store::StoreError> {
-        self.domain.problems.load(&self.domain.store).await
+    /// the problems teachers created, unpacking packages' tests inside `folder`.
+    pub async fn load_problems(
+        &self,
+        folder: &std::path::Path,
+    ) -> Result<usize, crate::registry::RegistryError> {
+        self.domain.problems.load(&self.domain.store, folder).await
     }
 }
 

@@ -144,6 +144,7 @@ async fn the_openapi_document_and_swagger_ui_are_served() {
         "/api/v1/problems/{slug}/instances",
         "/api/v1/problems/{slug}/variants",
         "/api/v1/problems/{slug}/package",
+        "/api/v1/problems/{slug}/publish",
         "/api/v1/submissions",
         "/api/v1/submissions/{id}",
         "/api/v1/submissions/{id}/events",
@@ -514,6 +515,17 @@ async fn teachers_publish_packages_and_variants_that_survive_a_restart() {
         ),
         (Some("pebbles"), Some(1), Some("package"))
     );
+    // A draft until its owner publishes it (drafts.rs tells who else sees one).
+    assert_eq!(doc["published"], false);
+    let (status, _) = get(&format!("{base}/api/v1/problems/pebbles"), None).await;
+    assert_eq!(status, 404);
+    let (status, doc) = post(
+        &format!("{base}/api/v1/problems/pebbles/publish"),
+        Some(&teacher),
+        json!({}),
+    )
+    .await;
+    assert_eq!((status.as_u16(), &doc["published"]), (200, &json!(true)));
     let (status, doc) = get(&format!("{base}/api/v1/problems/pebbles"), None).await;
     assert_eq!(status, 200);
     assert!(
@@ -570,6 +582,8 @@ async fn teachers_publish_packages_and_variants_that_survive_a_restart() {
     let (status, doc) = post(&url, Some(&teacher), variant.clone()).await;
     assert_eq!(status, 201, "{doc}");
     assert_eq!(doc["origin"], "variant");
+    let publish = format!("{base}/api/v1/problems/stones-tiny/publish");
+    assert_eq!(post(&publish, Some(&teacher), json!({})).await.0, 200);
     let mut outside = variant.clone();
     outside["slug"] = "stones-huge".into();
     outside["subtasks"][0]["generator"]["max_k"] = 1_000_000_000.into();

@@ -1030,20 +1030,57 @@ async fn teachers_upload_packages_through_the_form() {
     }
     assert_eq!(version(), None);
 
-    let published = upload(&tom, package(pebbles())).await;
-    assert_eq!(published.status, 303, "{}", published.html);
-    assert_redirect(&published, "/teach?published=pebbles");
-    let notice = page(server.get(&published.location, tom.cookie())).await;
+    let uploaded = upload(&tom, package(pebbles())).await;
+    assert_eq!(uploaded.status, 303, "{}", uploaded.html);
+    assert_redirect(&uploaded, "/teach?uploaded=pebbles");
+    let notice = page(server.get(&uploaded.location, tom.cookie())).await;
     assert_html(&notice, 200);
     assert!(
-        notice.html.contains("pebbles is published at version 1"),
+        notice
+            .html
+            .contains("pebbles is stored at version 1 as a draft"),
         "{}",
         notice.html
+    );
+    // A draft: listed for its owner, with a button to publish it, and for nobody else.
+    assert!(
+        notice
+            .html
+            .contains(r#"action="/teach/problems/pebbles/publish""#)
+    );
+    assert!(lists(
+        &page(server.get("/problems", tom.cookie())).await.html,
+        "pebbles"
+    ));
+    for who in [None, ana.cookie()] {
+        assert!(!lists(
+            &page(server.get("/problems", who)).await.html,
+            "pebbles"
+        ));
+        assert_html(&page(server.get("/problems/pebbles", who)).await, 404);
+    }
+    let publish = "/teach/problems/pebbles/publish";
+    assert_html(&page(server.post(publish, ana.cookie())).await, 403);
+    let published = page(server.post(publish, tom.cookie())).await;
+    assert_redirect(&published, "/teach?published=pebbles");
+    let notice = page(server.get(&published.location, tom.cookie())).await;
+    assert!(
+        notice
+            .html
+            .contains("pebbles is published: everyone sees it now"),
+        "{}",
+        notice.html
+    );
+    assert!(
+        !notice
+            .html
+            .contains(r#"action="/teach/problems/pebbles/publish""#)
     );
     // Notices are worded by the page from what it can check: a crafted link shows nothing.
     for crafted in [
         "/teach?notice=Session+expired%3A+sign+in+at+evil.example",
         "/teach?published=Session+expired",
+        "/teach?uploaded=Session+expired",
         "/teach/users?role_of=Session+expired",
     ] {
         let shown = page(server.get(crafted, tom.cookie())).await;

@@ -350,6 +350,10 @@ async fn trust(store: Store) {
         )
         .await;
     assert_eq!(status, 201, "{doc}");
+    let (status, doc) = world
+        .post("/api/v1/problems/stones-bob/publish", &bob, json!({}))
+        .await;
+    assert_eq!(status, 200, "{doc}");
     let homework = world
         .assignment(
             &ann,

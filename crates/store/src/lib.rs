@@ -21,8 +21,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
 
 pub use rows::{
-    Claimed, CustomProblem, NewSubmission, Outcome, ProblemMark, ProblemVersion, Role, Session,
-    Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, Token, User,
+    Claimed, CustomProblem, CustomProblemInfo, NewCustomProblem, NewSubmission, Outcome,
+    ProblemMark, ProblemVersion, Put, Role, Session, Submission, SubmissionKind, SubmissionQuery,
+    SubmissionStatus, TestRow, Token, User,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +75,7 @@ pub use courses::{
     Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Member, MemberRole,
     Scoring,
 };
+pub use problems::Listing;
 
 fn conflict(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |e| match &e {

@@ -410,3 +410,49 @@ pub struct CustomProblem {
     pub content: Vec<u8>,
     pub created_at: i64,
 }
+
+/// A custom problem without its content: who owns it, its version, whether it is published and
+/// what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct CustomProblemInfo {
+    pub slug: String,
+    /// `package` or `variant`.
+    pub origin: String,
+    pub owner_id: i64,
+    pub version: i64,
+    /// When it was published; a draft until then.
+    pub published_at: Option<i64>,
+    /// The content's size as stored.
+    pub stored_bytes: i64,
+    /// What a package unpacks to (0 for a variant).
+    pub unpacked_bytes: i64,
+}
+
+/// A custom problem or a new version of one, to store.
+#[derive(Debug, Clone, Copy)]
+pub struct NewCustomProblem<'a> {
+    pub slug: &'a str,
+    /// `package` or `variant`.
+    pub origin: &'a str,
+    pub owner: i64,
+    pub content: &'a [u8],
+    /// What a package unpacks to (0 for a variant).
+    pub unpacked_bytes: i64,
+    pub now: i64,
+}
+
+impl NewCustomProblem<'_> {
+    /// What it counts against its owner's quota: the content as stored plus what it unpacks to.
+    pub fn charge(&self) -> i64 {
+        (self.content.len() as i64).saturating_add(self.unpacked_bytes)
+    }
+}
+
+/// How storing a custom problem went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Put {
+    /// Stored at this version; a new version of a published problem stays published.
+    Stored { version: i64, published: bool },
+    /// Refused: the owner's other problems take `used` bytes, and this one would pass the quota.
+    OverQuota { used: i64 },
+}

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    AssignmentSpec, Feedback, MemberRole, NewSubmission, Outcome, ProblemMark, ProblemVersion,
-    Role, Scoring, Session, Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus,
-    TestRow,
+    AssignmentSpec, CustomProblemInfo, Feedback, Listing, MemberRole, NewCustomProblem,
+    NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring, Session, Store,
+    StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
 use grundy_verdict::{TestName, Verdict};
 
@@ -128,6 +128,8 @@ conformance!(
     listing_filters,
     concurrent_workers_never_claim_one_submission_twice,
     custom_problems_are_versioned_and_owned,
+    custom_problems_keep_to_a_quota_and_start_as_drafts,
+    drafts_are_seen_through_courses,
     recent_submissions_are_counted_per_user,
     users_are_listed_and_their_roles_changed,
     problem_marks_say_solved_attempted_and_best,
@@ -818,25 +820,54 @@ async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {
     assert_eq!(unique, queued);
 }
 
+/// A custom problem to store: `content` as stored, `unpacked` bytes unpacked.
+fn custom<'a>(
+    slug: &'a str,
+    origin: &'a str,
+    owner: i64,
+    content: &'a [u8],
+    unpacked: i64,
+    now: i64,
+) -> NewCustomProblem<'a> {
+    NewCustomProblem {
+        slug,
+        origin,
+        owner,
+        content,
+        unpacked_bytes: unpacked,
+        now,
+    }
+}
+
+async fn put(store: &Store, new: NewCustomProblem<'_>) -> Put {
+    store.put_custom_problem(&new, None).await.unwrap()
+}
+
 async fn custom_problems_are_versioned_and_owned(store: &Store) {
     let owner = student(store, "teacher").await;
     let other = student(store, "other").await;
+    let draft = |version| Put::Stored {
+        version,
+        published: false,
+    };
     assert_eq!(
-        store
-            .put_custom_problem("my-nim", "package", owner, b"zip v1", 10)
-            .await
-            .unwrap(),
-        1
+        put(
+            store,
+            custom("my-nim", "package", owner, b"zip v1", 100, 10)
+        )
+        .await,
+        draft(1)
     );
     assert_eq!(
-        store
-            .put_custom_problem("my-nim", "package", owner, b"zip v2", 20)
-            .await
-            .unwrap(),
-        2
+        put(
+            store,
+            custom("my-nim", "package", owner, b"zip v2", 200, 20)
+        )
+        .await,
+        draft(2)
     );
     let taken = store
-        .put_custom_problem("my-nim", "variant", other, b"theirs", 30)
+        .put_custom_problem(&custom("my-nim", "variant", other, b"theirs", 0, 30), None)
         .await;
     assert!(matches!(taken, Err(StoreError::Conflict(_))), "{taken:?}");
     let stored = store.custom_problem("my-nim").await.unwrap().unwrap();
@@ -849,19 +880,181 @@ async fn custom_problems_are_versioned_and_owned(store: &Store) {
         ),
         (2, &b"zip v2"[..], owner, "package")
     );
-    store
-        .put_custom_problem("a-variant", "variant", other, b"{}", 40)
+    put(store, custom("a-variant", "variant", other, b"{}", 0, 40)).await;
+    let infos = store.custom_problem_infos().await.unwrap();
+    let slugs: Vec<&str> = infos.iter().map(|p| p.slug.as_str()).collect();
+    assert_eq!(slugs, ["a-variant", "my-nim"]);
+    assert_eq!(
+        store.custom_problem_info("my-nim").await.unwrap(),
+        Some(CustomProblemInfo {
+            slug: "my-nim".into(),
+            origin: "package".into(),
+            owner_id: owner,
+            version: 2,
+            published_at: None,
+            stored_bytes: 6,
+            unpacked_bytes: 200,
+        })
+    );
+    assert!(store.custom_problem("absent").await.unwrap().is_none());
+    assert!(store.custom_problem_info("absent").await.unwrap().is_none());
+}
+
+/// Each owner's problems count against a quota (stored plus unpacked bytes, the version being
+/// replaced left out); new problems are drafts until published, and stay published through new
+/// versions.
+async fn custom_problems_keep_to_a_quota_and_start_as_drafts(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let zoe = teacher(store, "zoe").await;
+    let quota = Some(1000);
+    let first = custom("first", "package", tom, &[7; 100], 500, 1);
+    assert_eq!(first.charge(), 600);
+    assert_eq!(
+        store.put_custom_problem(&first, quota).await.unwrap(),
+        Put::Stored {
+            version: 1,
+            published: false
+        }
+    );
+    // 600 + 100 + 301 > 1000: refused, and nothing is stored.
+    let bomb = custom("bomb", "package", tom, &[7; 100], 301, 2);
+    assert_eq!(
+        store.put_custom_problem(&bomb, quota).await.unwrap(),
+        Put::OverQuota { used: 600 }
+    );
+    assert!(store.custom_problem_info("bomb").await.unwrap().is_none());
+    // Exactly at the quota is allowed; someone else's problems count for them only.
+    let fits = custom("fits", "package", tom, &[7; 100], 300, 3);
+    assert!(matches!(
+        store.put_custom_problem(&fits, quota).await.unwrap(),
+        Put::Stored { version: 1, .. }
+    ));
+    put(store, custom("zoes", "package", zoe, &[7; 100], 5000, 4)).await;
+    assert_eq!(store.custom_problem_usage(tom, "").await.unwrap(), 1000);
+    assert_eq!(store.custom_problem_usage(tom, "first").await.unwrap(), 400);
+    // A new version replaces the old one's share: smaller fits, larger does not.
+    let smaller = custom("first", "package", tom, &[7; 50], 100, 5);
+    assert!(matches!(
+        store.put_custom_problem(&smaller, quota).await.unwrap(),
+        Put::Stored { version: 2, .. }
+    ));
+    let larger = custom("first", "package", tom, &[7; 50], 600, 6);
+    assert_eq!(
+        store.put_custom_problem(&larger, quota).await.unwrap(),
+        Put::OverQuota { used: 400 }
+    );
+    assert_eq!(
+        store
+            .custom_problem("first")
+            .await
+            .unwrap()
+            .unwrap()
+            .version,
+        2
+    );
+    // Someone else's slug is a conflict even when the quota is full.
+    let theirs = custom("zoes", "package", tom, &[7; 100], 5000, 7);
+    assert!(matches!(
+        store.put_custom_problem(&theirs, quota).await,
+        Err(StoreError::Conflict(_))
+    ));
+
+    // Publishing: once, for good; a new version stays published.
+    assert!(store.publish_custom_problem("first", 10).await.unwrap());
+    assert!(store.publish_custom_problem("first", 20).await.unwrap());
+    assert!(!store.publish_custom_problem("absent", 20).await.unwrap());
+    let info = store.custom_problem_info("first").await.unwrap().unwrap();
+    assert_eq!(info.published_at, Some(10));
+    assert_eq!(
+        put(store, custom("first", "package", tom, &[7; 50], 100, 30)).await,
+        Put::Stored {
+            version: 3,
+            published: true
+        }
+    );
+    // Two uploads at once with room for one: exactly one is stored.
+    let ria = teacher(store, "ria").await;
+    let (a, b) = (
+        custom("race-a", "package", ria, &[7; 100], 500, 8),
+        custom("race-b", "package", ria, &[7; 100], 500, 8),
+    );
+    let (a, b) = tokio::join!(
+        store.put_custom_problem(&a, quota),
+        store.put_custom_problem(&b, quota)
+    );
+    let stored = [a.unwrap(), b.unwrap()]
+        .into_iter()
+        .filter(|put| matches!(put, Put::Stored { .. }))
+        .count();
+    assert_eq!(stored, 1);
+    assert_eq!(store.custom_problem_usage(ria, "").await.unwrap(), 600);
+
+    store.set_unpacked_bytes("first", 3, 250).await.unwrap();
+    store.set_unpacked_bytes("first", 2, 999).await.unwrap();
+    let info = store.custom_problem_info("first").await.unwrap().unwrap();
+    assert_eq!((info.stored_bytes, info.unpacked_bytes), (50, 250));
+}
+
+/// The facts that decide who sees a draft: whom one teaches with, and which problems the
+/// assignments of one's courses list.
+async fn drafts_are_seen_through_courses(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let tess = teacher(store, "tess").await;
+    let zed = teacher(store, "zed").await;
+    let ann = student(store, "ann").await;
+    let games = store
+        .create_course("Games", "GAME2345", tom, 1)
         .await
         .unwrap();
-    let slugs: Vec<String> = store
-        .custom_problems()
+    store
+        .add_member(games.id, tess, MemberRole::Teacher, 1)
         .await
-        .unwrap()
-        .into_iter()
-        .map(|p| p.slug)
-        .collect();
-    assert_eq!(slugs, ["a-variant", "my-nim"]);
-    assert!(store.custom_problem("absent").await.unwrap().is_none());
+        .unwrap();
+    store
+        .add_member(games.id, ann, MemberRole::Student, 1)
+        .await
+        .unwrap();
+    let other = store
+        .create_course("Other", "OTHR2345", zed, 1)
+        .await
+        .unwrap();
+    store
+        .add_member(other.id, tess, MemberRole::Student, 1)
+        .await
+        .unwrap();
+    let mut fellows = store.fellow_teachers(tess).await.unwrap();
+    fellows.sort();
+    assert_eq!(fellows, [tom, tess]);
+    assert!(store.fellow_teachers(ann).await.unwrap().is_empty());
+    assert_eq!(store.fellow_teachers(zed).await.unwrap(), [zed]);
+
+    store
+        .create_assignment(games.id, &homework(&["nim", "toms-draft"]), 1)
+        .await
+        .unwrap();
+    let listed = |listings: Vec<Listing>| {
+        let mut listed: Vec<(String, MemberRole, i64)> = listings
+            .into_iter()
+            .map(|l| (l.problem, l.role, l.opens_at))
+            .collect();
+        listed.sort_by(|a, b| a.0.cmp(&b.0));
+        listed
+    };
+    assert_eq!(
+        listed(store.listings(ann).await.unwrap()),
+        [
+            ("nim".into(), MemberRole::Student, 100),
+            ("toms-draft".into(), MemberRole::Student, 100)
+        ]
+    );
+    assert_eq!(
+        listed(store.listings(tess).await.unwrap()),
+        [
+            ("nim".into(), MemberRole::Teacher, 100),
+            ("toms-draft".into(), MemberRole::Teacher, 100)
+        ]
+    );
+    assert!(store.listings(zed).await.unwrap().is_empty());
 }
 
 async fn recent_submissions_are_counted_per_user(store: &Store) {
@@ -1039,10 +1232,7 @@ async fn teachers_see_their_courses_submissions_only(store: &Store) {
         .create_assignment(course.id, &homework(&["nim"]), 1)
         .await
         .unwrap();
-    store
-        .put_custom_problem("zoes-game", "package", zoe, b"zip", 1)
-        .await
-        .unwrap();
+    put(store, custom("zoes-game", "package", zoe, b"zip", 3, 1)).await;
     let mut for_homework = program(ann, "nim", 0);
     for_homework.assignment_id = Some(homework.id);
     for_homework.instance_seed = Some(-42);
@@ -1077,14 +1267,6 @@ async fn teachers_see_their_courses_submissions_only(store: &Store) {
         ids(store, seen(zoe)).await.is_empty(),
         "owning a problem shows nobody's work on it"
     );
-    // Rejudging a problem as a teacher requeues only what they see.
-    assert_eq!(
-        store.rejudge_problem("zoes-game", Some(zoe)).await.unwrap(),
-        0
-    );
-    assert_eq!(store.rejudge_problem("nim", Some(tom)).await.unwrap(), 2);
-    assert_eq!(store.rejudge_problem("zoes-game", None).await.unwrap(), 1);
-    let _ = bob_on_zoes;
     let everyone = ids(store, SubmissionQuery::default()).await;
     assert_eq!(everyone.len(), 5);
     let in_homework = SubmissionQuery {
@@ -1105,6 +1287,14 @@ async fn teachers_see_their_courses_submissions_only(store: &Store) {
     );
     assert!(!ids(store, seen(tom)).await.contains(&bob_practice));
     let _ = ann_practice;
+    // Rejudging a problem as a teacher requeues only what they see.
+    assert_eq!(
+        store.rejudge_problem("zoes-game", Some(zoe)).await.unwrap(),
+        0
+    );
+    assert_eq!(store.rejudge_problem("nim", Some(tom)).await.unwrap(), 2);
+    assert_eq!(store.rejudge_problem("zoes-game", None).await.unwrap(), 1);
+    let _ = bob_on_zoes;
 }
 
 async fn personal_draws_regenerate_unless_pinned(store: &Store) {

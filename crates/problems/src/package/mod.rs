@@ -29,16 +29,23 @@
 //! ignored. The archive is untrusted: sizes are counted while unpacking, paths that could leave
 //! the package and links are refused, and every refusal names the file at fault.
 //!
+//! [`read_zip`] holds the tests in memory, for tools and tests; [`read_zip_to`] streams them
+//! into a [`TestFolder`] on disk, so that a service keeps in memory only what it shows
+//! (`problem.yaml`, statements, samples, the validator's source), which [`ReadLimits`] bounds on
+//! its own.
+//!
 //! [`Problem`]: crate::Problem
 
 use crate::spec::Difficulty;
 use serde::{Deserialize, Serialize};
 use zip::result::ZipError;
 
+mod folder;
 mod read;
 mod write;
 
-pub use read::read_zip;
+pub use folder::{TestFiles, TestFolder};
+pub use read::{read_zip, read_zip_to};
 pub use write::write_zip;
 
 /// How much an uploaded archive may unpack to.
@@ -46,14 +53,29 @@ pub use write::write_zip;
 pub struct ReadLimits {
     /// Uncompressed bytes of all files together, counted while decompressing.
     pub max_total_bytes: u64,
+    /// Uncompressed bytes of the files a loaded problem keeps in memory: `problem.yaml`,
+    /// `.timelimit`, `testdata.yaml` files, statements, samples and the output validator.
+    pub max_kept_bytes: u64,
     /// Entries in the archive, folders included.
     pub max_files: usize,
 }
 
+/// The default unpacked cap, as large as the zipped upload the service takes by default. The
+/// largest built-in problem, exported as a package, unpacks to 59.5 MiB (green-hackenbush-multi;
+/// three more take 47 to 58 MiB), and a teacher may edit such an export and upload it again: the
+/// cap is the round figure just above it. A bomb of a few dozen KiB now claims at most this much
+/// (on disk with [`read_zip_to`], in memory with [`read_zip`]), not 256 MiB.
+pub const MAX_UNPACKED_BYTES: u64 = 64 << 20;
+
+/// The default cap on what a loaded problem keeps in memory: a statement page shows all of it,
+/// and a megabyte is already far more than anyone reads there.
+pub const MAX_KEPT_BYTES: u64 = 1 << 20;
+
 impl Default for ReadLimits {
     fn default() -> Self {
         ReadLimits {
-            max_total_bytes: 256 << 20,
+            max_total_bytes: MAX_UNPACKED_BYTES,
+            max_kept_bytes: MAX_KEPT_BYTES,
             max_files: 10_000,
         }
     }
@@ -67,6 +89,11 @@ pub enum PackageError {
     TooManyFiles { found: usize, max: usize },
     #[error("{path}: the package unpacks to more than {max} bytes")]
     TooLarge { path: String, max: u64 },
+    #[error(
+        "{path}: problem.yaml, the statements, the samples and the output validator come to \
+         more than {max} bytes together (they are kept in memory; only the tests may be larger)"
+    )]
+    TooMuchKept { path: String, max: u64 },
     /// Something is wrong with one file of the package.
     #[error("{path}: {message}")]
     File { path: String, message: String },
@@ -77,6 +104,9 @@ pub enum PackageError {
     NotExportable { slug: String, reason: String },
     #[error("writing the package: {0}")]
     Write(ZipError),
+    /// The tests' folder could not be written or read (the disk, not the package, failed).
+    #[error("the tests' folder: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 // The parts of `problem.yaml` that are both read and written, shared so that an export reads

@@ -1,16 +1,18 @@
 //! Reading an uploaded package: unpacking the zip within its limits, refusing unsafe paths, and
 //! turning `problem.yaml`, the statements, the tests and the output validator into a [`Problem`].
 
-use super::{Extension, GroupPoints, Limits, PackageError, ReadLimits};
+use super::{Extension, GroupPoints, Limits, PackageError, ReadLimits, TestFolder};
 use crate::catalogue::{
-    LANGUAGES, MEMORY_LIMIT_MIB, OutputValidator, Problem, Sample, TIME_LIMIT_MS, TestCase,
-    is_valid_slug,
+    LANGUAGES, MEMORY_LIMIT_MIB, OutputValidator, PackageTests, Problem, Sample, TIME_LIMIT_MS,
+    TestCase, is_valid_slug,
 };
 use crate::spec::{CheckerKind, CheckerSpec, Difficulty, PACKAGE_FAMILY, ProblemSpec, SubtaskSpec};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Cursor, Read};
+use std::fs::File;
+use std::io::{BufWriter, Cursor, Read, Write};
+use std::path::{Path, PathBuf};
 use zip::ZipArchive;
 
 /// Time limit when a package sets none.
@@ -18,20 +20,94 @@ const DEFAULT_TIME_LIMIT_MS: u32 = 1000;
 /// Memory limit when a package sets none, the format's own default.
 const DEFAULT_MEMORY_MIB: u32 = 2048;
 
-/// Reads an uploaded package into a problem backed by its tests (see the module's description).
+/// Reads an uploaded package into a problem backed by its tests, held in memory (see the
+/// module's description).
 pub fn read_zip(bytes: &[u8], limits: &ReadLimits) -> Result<Problem, PackageError> {
-    Files::unpack(bytes, limits)?.into_problem()
+    Files::unpack(bytes, limits, None)?.into_problem()
 }
 
-/// The files of a package, by path relative to the folder that holds `problem.yaml`.
+/// Reads an uploaded package as [`read_zip`] does, but streams its secret tests from the archive
+/// into a new [`TestFolder`] inside `parent`, next to copies of the samples: the problem keeps
+/// only its description, statements, samples and validator in memory, and owns the folder.
+pub fn read_zip_to(
+    bytes: &[u8],
+    limits: &ReadLimits,
+    parent: &Path,
+) -> Result<Problem, PackageError> {
+    let folder = TestFolder::create(parent)?;
+    Files::unpack(bytes, limits, Some(folder))?.into_problem()
+}
+
+/// The files of a package, by path relative to the folder that holds `problem.yaml`; files the
+/// reader has no use for are counted and dropped.
 struct Files {
     /// The top-level folder of the archive that holds everything, if there is one.
     folder: Option<String>,
-    files: BTreeMap<String, Vec<u8>>,
+    files: BTreeMap<String, Data>,
+    /// Where the secret tests were streamed to, for [`read_zip_to`].
+    disk: Option<TestFolder>,
+    /// Bytes unpacked, every file counted.
+    unpacked: u64,
+}
+
+/// A file's content: in memory, or (a secret test, for [`read_zip_to`]) on disk.
+enum Data {
+    Bytes(Vec<u8>),
+    Unpacked(Unpacked),
+}
+
+/// A secret test streamed to disk under a provisional name, with what the reader learnt of it
+/// on the way.
+struct Unpacked {
+    path: PathBuf,
+    digest: [u8; 32],
+    /// Where its UTF-8 breaks, if it does.
+    invalid_utf8_at: Option<u64>,
+}
+
+/// What the reader does with a file of the package.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// A secret test: to disk, for [`read_zip_to`].
+    Secret,
+    /// Read and kept in memory by the loaded problem (and so bounded on its own).
+    Kept,
+    /// Counted against the cap and dropped (submissions, generators, images, …).
+    Ignored,
+}
+
+impl Purpose {
+    /// The purpose of the file at `path`, relative to the folder holding `problem.yaml`.
+    fn of(path: &str) -> Purpose {
+        let test_in = |folder: &str| {
+            path.strip_prefix(folder)
+                .is_some_and(|rest| rest.ends_with(".in") || rest.ends_with(".ans"))
+        };
+        let statement = ["statement/problem.", "problem_statement/problem."]
+            .iter()
+            .any(|folder| path.starts_with(folder) && path.ends_with(".md"));
+        if test_in("data/secret/") {
+            Purpose::Secret
+        } else if matches!(path, "problem.yaml" | ".timelimit")
+            || statement
+            || test_in("data/sample/")
+            || (path.starts_with("data/") && path.ends_with("/testdata.yaml"))
+            || path.starts_with("output_validators/")
+            || path.starts_with("output_validator/")
+        {
+            Purpose::Kept
+        } else {
+            Purpose::Ignored
+        }
+    }
 }
 
 impl Files {
-    fn unpack(bytes: &[u8], limits: &ReadLimits) -> Result<Files, PackageError> {
+    fn unpack(
+        bytes: &[u8],
+        limits: &ReadLimits,
+        disk: Option<TestFolder>,
+    ) -> Result<Files, PackageError> {
         let mut archive = ZipArchive::new(Cursor::new(bytes)).map_err(PackageError::NotZip)?;
         if archive.len() > limits.max_files {
             return Err(PackageError::TooManyFiles {
@@ -45,8 +121,8 @@ impl Files {
                 "the archive holds two entries of the same name".into(),
             ));
         }
-        let mut files = BTreeMap::new();
-        let mut total = 0u64;
+        // The names first: the folder holding problem.yaml tells what each file is for.
+        let mut names = Vec::with_capacity(archive.len());
         for index in 0..archive.len() {
             let name = match archive.name_for_index(index) {
                 Some(Ok(name)) => name.into_owned(),
@@ -57,11 +133,25 @@ impl Files {
                     )));
                 }
             };
+            check_archive_path(&name).map_err(|message| PackageError::File {
+                path: name.clone(),
+                message,
+            })?;
+            names.push(name);
+        }
+        let folder = root_folder(
+            names
+                .iter()
+                .filter(|name| !name.ends_with('/') && !is_litter(name)),
+        )?;
+        let prefix = folder.as_ref().map(|f| format!("{f}/"));
+        let mut files = BTreeMap::new();
+        let (mut total, mut kept) = (0u64, 0u64);
+        for (index, name) in names.into_iter().enumerate() {
             let refuse = |message: String| PackageError::File {
                 path: name.clone(),
                 message,
             };
-            check_archive_path(&name).map_err(refuse)?;
             let mut entry = archive
                 .by_index(index)
                 .map_err(|e| refuse(format!("cannot be read: {e}")))?;
@@ -71,58 +161,58 @@ impl Files {
             if entry.is_dir() || is_litter(&name) {
                 continue;
             }
+            let relative = match &prefix {
+                Some(prefix) => name.strip_prefix(prefix.as_str()).unwrap_or_default(),
+                None => name.as_str(),
+            }
+            .to_string();
+            let purpose = Purpose::of(&relative);
             // The sizes in the headers are the uploader's word: count what inflates instead.
             let remaining = limits.max_total_bytes - total;
-            let mut data = Vec::new();
-            (&mut entry)
-                .take(remaining.saturating_add(1))
-                .read_to_end(&mut data)
-                .map_err(|e| refuse(format!("cannot be unpacked: {e}")))?;
-            if data.len() as u64 > remaining {
+            let mut inflating = (&mut entry).take(remaining.saturating_add(1));
+            let unpacking = |e: std::io::Error| refuse(format!("cannot be unpacked: {e}"));
+            let (data, size) = match (purpose, &disk) {
+                (Purpose::Ignored, _) => (
+                    None,
+                    std::io::copy(&mut inflating, &mut std::io::sink()).map_err(unpacking)?,
+                ),
+                (Purpose::Secret, Some(disk)) => {
+                    let (unpacked, size) =
+                        unpack_test(&mut inflating, disk.staging(index), &refuse)?;
+                    (Some(Data::Unpacked(unpacked)), size)
+                }
+                (Purpose::Secret | Purpose::Kept, _) => {
+                    let mut data = Vec::new();
+                    inflating.read_to_end(&mut data).map_err(unpacking)?;
+                    let size = data.len() as u64;
+                    (Some(Data::Bytes(data)), size)
+                }
+            };
+            if size > remaining {
                 return Err(PackageError::TooLarge {
                     path: name,
                     max: limits.max_total_bytes,
                 });
             }
-            total += data.len() as u64;
-            files.insert(name, data);
-        }
-        Files::rooted(files)
-    }
-
-    /// Finds the folder holding `problem.yaml`: the root, or the one top-level folder.
-    fn rooted(files: BTreeMap<String, Vec<u8>>) -> Result<Files, PackageError> {
-        if files.contains_key("problem.yaml") {
-            return Ok(Files {
-                folder: None,
-                files,
-            });
-        }
-        let tops: BTreeSet<&str> = files
-            .keys()
-            .map(|path| path.split('/').next().unwrap_or_default())
-            .collect();
-        let folder = match tops.into_iter().collect::<Vec<_>>()[..] {
-            [top] if files.contains_key(&format!("{top}/problem.yaml")) => top.to_string(),
-            _ => {
-                return Err(PackageError::Layout(
-                    "problem.yaml is missing: put it at the root of the zip, or every file in \
-                     one folder named after the problem"
-                        .into(),
-                ));
+            total += size;
+            if purpose == Purpose::Kept {
+                kept += size;
+                if kept > limits.max_kept_bytes {
+                    return Err(PackageError::TooMuchKept {
+                        path: name,
+                        max: limits.max_kept_bytes,
+                    });
+                }
             }
-        };
-        let prefix = format!("{folder}/");
-        let files = files
-            .into_iter()
-            .map(|(path, data)| {
-                let relative = path.strip_prefix(&prefix).unwrap_or_default().to_string();
-                (relative, data)
-            })
-            .collect();
+            if let Some(data) = data {
+                files.insert(relative, data);
+            }
+        }
         Ok(Files {
-            folder: Some(folder),
+            folder,
             files,
+            disk,
+            unpacked: total,
         })
     }
 
@@ -143,20 +233,42 @@ impl Files {
 
     /// The text of `path`, which must be UTF-8.
     fn text(&self, path: &str) -> Result<Option<&str>, PackageError> {
-        self.files
-            .get(path)
-            .map(|data| {
-                std::str::from_utf8(data).map_err(|e| {
-                    self.error(
-                        path,
-                        format!(
-                            "is not UTF-8 text (invalid byte at offset {}); save it as UTF-8",
-                            e.valid_up_to()
-                        ),
-                    )
-                })
-            })
-            .transpose()
+        match self.files.get(path) {
+            None => Ok(None),
+            Some(Data::Bytes(bytes)) => std::str::from_utf8(bytes)
+                .map(Some)
+                .map_err(|e| self.not_utf8(path, e.valid_up_to() as u64)),
+            // Only the secret tests go to disk, and they are never read as text here.
+            Some(Data::Unpacked(_)) => Err(self.error(path, "is a test, unpacked to disk")),
+        }
+    }
+
+    /// A test's file, checked to be UTF-8 (as the judge compares text).
+    fn check_test(&self, path: &str) -> Result<(), PackageError> {
+        match self.files.get(path) {
+            Some(Data::Unpacked(Unpacked {
+                invalid_utf8_at: Some(offset),
+                ..
+            })) => Err(self.not_utf8(path, *offset)),
+            Some(Data::Unpacked(_)) | None => Ok(()),
+            Some(Data::Bytes(_)) => self.text(path).map(drop),
+        }
+    }
+
+    fn not_utf8(&self, path: &str, offset: u64) -> PackageError {
+        self.error(
+            path,
+            format!("is not UTF-8 text (invalid byte at offset {offset}); save it as UTF-8"),
+        )
+    }
+
+    /// The SHA-256 of a file's content.
+    fn digest(&self, path: &str) -> [u8; 32] {
+        match self.files.get(path) {
+            Some(Data::Unpacked(unpacked)) => unpacked.digest,
+            Some(Data::Bytes(bytes)) => Sha256::digest(bytes).into(),
+            None => Sha256::digest(b"").into(),
+        }
     }
 
     fn yaml<T: serde::de::DeserializeOwned + Default>(
@@ -171,7 +283,7 @@ impl Files {
             .map_err(|e| self.error(path, e.to_string()))
     }
 
-    fn into_problem(self) -> Result<Problem, PackageError> {
+    fn into_problem(mut self) -> Result<Problem, PackageError> {
         let yaml: ProblemYaml = self.yaml("problem.yaml")?;
         let at_yaml = |message: String| self.error("problem.yaml", message);
         match yaml.problem_format_version.as_deref() {
@@ -199,6 +311,10 @@ impl Files {
         let checker = self.checker(yaml.validator_flags.as_deref(), validator.is_some())?;
         let samples = self.samples()?;
         let (subtasks, tests) = self.secret(yaml.grundy.subtasks.as_deref())?;
+        for (input, answer) in tests.iter().flatten() {
+            self.check_test(input)?;
+            self.check_test(answer)?;
+        }
         let version = yaml.grundy.version.unwrap_or(1);
         if version == 0 {
             return Err(at_yaml("grundy.version must be at least 1".into()));
@@ -213,13 +329,102 @@ impl Files {
             source: yaml.source.map(Source::into_text),
             time_limit_ms,
             memory_limit_mib,
-            seed: content_seed(&tests, validator.as_ref()),
+            seed: self.content_seed(&tests, validator.as_ref()),
             checker,
             subtasks,
         };
+        let tests = self.place(&samples, &tests)?;
         Ok(Problem::from_tests(
-            spec, statements, samples, tests, validator,
+            spec,
+            statements,
+            samples,
+            tests,
+            validator,
+            self.unpacked,
         ))
+    }
+
+    /// The tests where the problem keeps them: read into memory, or, when they were streamed to
+    /// disk, renamed to their places in the folder, next to copies of the samples.
+    fn place(
+        &mut self,
+        samples: &[Sample],
+        tests: &[Vec<(String, String)>],
+    ) -> Result<PackageTests, PackageError> {
+        let Some(folder) = self.disk.take() else {
+            let mut subtasks = Vec::new();
+            for (s, subtask) in tests.iter().enumerate() {
+                let mut cases = Vec::new();
+                for (i, (input, answer)) in subtask.iter().enumerate() {
+                    cases.push(TestCase {
+                        subtask: s + 1,
+                        index: i + 1,
+                        input: self.take_text(input),
+                        answer: self.take_text(answer),
+                    });
+                }
+                subtasks.push(cases);
+            }
+            return Ok(PackageTests::Memory(subtasks));
+        };
+        for (n, sample) in samples.iter().enumerate() {
+            let files = folder.sample(n + 1);
+            std::fs::write(files.input, &sample.input)?;
+            std::fs::write(files.answer, &sample.answer)?;
+        }
+        for (s, subtask) in tests.iter().enumerate() {
+            for (i, (input, answer)) in subtask.iter().enumerate() {
+                let files = folder.test(s + 1, i + 1);
+                for (path, to) in [(input, files.input), (answer, files.answer)] {
+                    if let Some(Data::Unpacked(unpacked)) = self.files.get(path.as_str()) {
+                        std::fs::rename(&unpacked.path, to)?;
+                    }
+                }
+            }
+        }
+        Ok(PackageTests::Folder(folder))
+    }
+
+    /// The text of a file checked to be UTF-8 by [`Files::check_test`], moved out of the map.
+    fn take_text(&mut self, path: &str) -> String {
+        match self.files.remove(path) {
+            Some(Data::Bytes(bytes)) => String::from_utf8(bytes).unwrap_or_default(),
+            Some(Data::Unpacked(_)) | None => String::new(),
+        }
+    }
+
+    /// A package's stand-in for a seed: a digest of what it judges with, so that two uploads
+    /// under one slug and version still differ in their spec (and the judge's cached test sets
+    /// with them). The tests count through their own digests, which are at hand whether they
+    /// were read into memory or streamed to disk.
+    fn content_seed(
+        &self,
+        tests: &[Vec<(String, String)>],
+        validator: Option<&OutputValidator>,
+    ) -> u64 {
+        let mut hasher = Sha256::new();
+        hasher.update(b"grundy/package/v2\0");
+        let mut part = |bytes: &[u8]| {
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        for subtask in tests {
+            part(subtask.len().to_string().as_bytes());
+            for (input, answer) in subtask {
+                part(&self.digest(input));
+                part(&self.digest(answer));
+            }
+        }
+        if let Some(validator) = validator {
+            part(validator.file_name.as_bytes());
+            part(validator.source.as_bytes());
+        }
+        let digest = hasher.finalize();
+        u64::from_le_bytes(
+            digest[..8]
+                .try_into()
+                .expect("a SHA-256 digest has 32 bytes"),
+        )
     }
 
     fn titles(&self, name: Option<Name>) -> Result<BTreeMap<String, String>, PackageError> {
@@ -483,22 +688,25 @@ impl Files {
                 "sample tests cannot be split into groups",
             ));
         }
-        Ok(self
-            .pairs("data/sample/", folders.get("").unwrap_or(&BTreeMap::new()))?
+        self.pairs("data/sample/", folders.get("").unwrap_or(&BTreeMap::new()))?
             .into_iter()
-            .map(|(name, input, answer)| Sample {
-                name,
-                input,
-                answer,
+            .map(|(name, input, answer)| {
+                Ok(Sample {
+                    name,
+                    input: self.text(&input)?.unwrap_or_default().to_string(),
+                    answer: self.text(&answer)?.unwrap_or_default().to_string(),
+                })
             })
-            .collect())
+            .collect()
     }
 
-    /// The secret groups as subtasks, in the order of `grundy.subtasks` or of their names.
+    /// The secret groups as subtasks, in the order of `grundy.subtasks` or of their names, with
+    /// the paths of each one's tests (input, answer).
+    #[allow(clippy::type_complexity)]
     fn secret(
         &self,
         declared: Option<&[GroupPoints]>,
-    ) -> Result<(Vec<SubtaskSpec>, Vec<Vec<TestCase>>), PackageError> {
+    ) -> Result<(Vec<SubtaskSpec>, Vec<Vec<(String, String)>>), PackageError> {
         let folders = self.test_folders("data/secret/")?;
         if folders.is_empty() {
             return Err(PackageError::Layout(format!(
@@ -541,7 +749,7 @@ impl Files {
         let mut subtasks = Vec::new();
         let mut tests = Vec::new();
         let mut names = BTreeSet::new();
-        for (number, (group, points)) in order.into_iter().enumerate() {
+        for (group, points) in order {
             let folder = if flat {
                 "data/secret/".to_string()
             } else {
@@ -554,16 +762,10 @@ impl Files {
                     format!("another group is also named {name:?} once lower-cased"),
                 ));
             }
-            let cases: Vec<TestCase> = self
+            let cases: Vec<(String, String)> = self
                 .pairs(&folder, groups[group])?
                 .into_iter()
-                .enumerate()
-                .map(|(i, (_, input, answer))| TestCase {
-                    subtask: number + 1,
-                    index: i + 1,
-                    input,
-                    answer,
-                })
+                .map(|(_, input, answer)| (input, answer))
                 .collect();
             subtasks.push(SubtaskSpec {
                 name,
@@ -658,7 +860,7 @@ impl Files {
         Ok(folders)
     }
 
-    /// The tests of one folder, in file name order, as (name, input, answer).
+    /// The tests of one folder, in file name order, as (name, input path, answer path).
     fn pairs(
         &self,
         folder: &str,
@@ -687,13 +889,116 @@ impl Files {
                     format!("another test in {folder} is also named {name:?} once lower-cased"),
                 ));
             }
-            tests.push((
-                name,
-                self.text(input)?.unwrap_or_default().to_string(),
-                self.text(answer)?.unwrap_or_default().to_string(),
-            ));
+            tests.push((name, input.clone(), answer.clone()));
         }
         Ok(tests)
+    }
+}
+
+/// The folder holding `problem.yaml` among the archive's file names: the root, or the one
+/// top-level folder.
+fn root_folder<'a>(
+    names: impl Iterator<Item = &'a String> + Clone,
+) -> Result<Option<String>, PackageError> {
+    if names.clone().any(|name| name == "problem.yaml") {
+        return Ok(None);
+    }
+    let tops: BTreeSet<&str> = names
+        .clone()
+        .map(|path| path.split('/').next().unwrap_or_default())
+        .collect();
+    match tops.into_iter().collect::<Vec<_>>()[..] {
+        [top]
+            if names
+                .clone()
+                .any(|name| *name == format!("{top}/problem.yaml")) =>
+        {
+            Ok(Some(top.to_string()))
+        }
+        _ => Err(PackageError::Layout(
+            "problem.yaml is missing: put it at the root of the zip, or every file in one \
+             folder named after the problem"
+                .into(),
+        )),
+    }
+}
+
+/// Streams a secret test from the archive to `path`, digesting it and checking its UTF-8 on the
+/// way; returns it with its size. A fault of the archive is the file's (`refuse`); one of the
+/// disk is [`PackageError::Io`].
+fn unpack_test(
+    from: &mut impl Read,
+    path: PathBuf,
+    refuse: &impl Fn(String) -> PackageError,
+) -> Result<(Unpacked, u64), PackageError> {
+    let mut out = BufWriter::new(File::create(&path)?);
+    let mut digest = Sha256::new();
+    let mut utf8 = Utf8Stream::default();
+    let mut buffer = vec![0u8; 64 << 10];
+    let mut size = 0u64;
+    loop {
+        let read = from
+            .read(&mut buffer)
+            .map_err(|e| refuse(format!("cannot be unpacked: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        let chunk = &buffer[..read];
+        digest.update(chunk);
+        utf8.feed(chunk);
+        out.write_all(chunk)?;
+        size += read as u64;
+    }
+    out.into_inner().map_err(|e| e.into_error())?;
+    Ok((
+        Unpacked {
+            path,
+            digest: digest.finalize().into(),
+            invalid_utf8_at: utf8.finish(),
+        },
+        size,
+    ))
+}
+
+/// UTF-8 checked chunk by chunk, a character split between two chunks carried over.
+#[derive(Default)]
+struct Utf8Stream {
+    /// Bytes checked and found whole.
+    valid: u64,
+    /// The start of a character the last chunk cut.
+    carried: Vec<u8>,
+    invalid_at: Option<u64>,
+}
+
+impl Utf8Stream {
+    fn feed(&mut self, chunk: &[u8]) {
+        if self.invalid_at.is_some() {
+            return;
+        }
+        let joined;
+        let bytes = if self.carried.is_empty() {
+            chunk
+        } else {
+            joined = [self.carried.as_slice(), chunk].concat();
+            joined.as_slice()
+        };
+        let whole = match std::str::from_utf8(bytes) {
+            Ok(_) => bytes.len(),
+            Err(e) if e.error_len().is_some() => {
+                self.invalid_at = Some(self.valid + e.valid_up_to() as u64);
+                return;
+            }
+            // Only the end is cut short: the rest of it comes with the next chunk.
+            Err(e) => e.valid_up_to(),
+        };
+        self.valid += whole as u64;
+        self.carried = bytes[whole..].to_vec();
+    }
+
+    /// Where the UTF-8 breaks, if it does (a character cut by the end of the file does).
+    fn finish(self) -> Option<u64> {
+        self.invalid_at
+            .or((!self.carried.is_empty()).then_some(self.valid))
     }
 }
 
@@ -752,34 +1057,6 @@ fn slug_of(title: &str) -> String {
     }
     slug.truncate(48);
     slug.trim_end_matches('-').to_string()
-}
-
-/// A package's stand-in for a seed: a digest of what it judges with, so that two uploads under
-/// one slug and version still differ in their spec.
-fn content_seed(tests: &[Vec<TestCase>], validator: Option<&OutputValidator>) -> u64 {
-    let mut hasher = Sha256::new();
-    hasher.update(b"grundy/package/v1\0");
-    let mut part = |text: &str| {
-        hasher.update((text.len() as u64).to_le_bytes());
-        hasher.update(text.as_bytes());
-    };
-    for subtask in tests {
-        part(&subtask.len().to_string());
-        for test in subtask {
-            part(&test.input);
-            part(&test.answer);
-        }
-    }
-    if let Some(validator) = validator {
-        part(&validator.file_name);
-        part(&validator.source);
-    }
-    let digest = hasher.finalize();
-    u64::from_le_bytes(
-        digest[..8]
-            .try_into()
-            .expect("a SHA-256 digest has 32 bytes"),
-    )
 }
 
 /// `problem.yaml`, as far as Grundy reads it; unknown keys are ignored, as the format asks.

@@ -6,7 +6,9 @@ use crate::spec::CheckerKind;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io::{Cursor, Write};
+use std::path::Path;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
@@ -99,10 +101,17 @@ pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
         // Zero-padded so that file name order, which the reader follows, is test order.
         let width = subtask.tests.to_string().len().max(2);
         for index in 1..=subtask.tests {
+            let stem = format!("data/secret/{}/{index:0width$}", subtask.name);
+            // Tests on disk go from file to zip, without being read into memory whole.
+            if let Some(folder) = problem.test_folder() {
+                let files = folder.test(s + 1, index);
+                out.add_file(&format!("{stem}.in"), &files.input)?;
+                out.add_file(&format!("{stem}.ans"), &files.answer)?;
+                continue;
+            }
             let test = problem
                 .generate_test(s + 1, index)
                 .expect("every test of the spec exists");
-            let stem = format!("data/secret/{}/{index:0width$}", subtask.name);
             out.add(&format!("{stem}.in"), &test.input)?;
             out.add(&format!("{stem}.ans"), &test.answer)?;
         }
@@ -124,6 +133,20 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     fn add(&mut self, path: &str, text: &str) -> Result<(), PackageError> {
+        self.start(path)?;
+        self.zip
+            .write_all(text.as_bytes())
+            .map_err(|e| PackageError::Write(e.into()))
+    }
+
+    fn add_file(&mut self, path: &str, file: &Path) -> Result<(), PackageError> {
+        let mut file = File::open(file)?;
+        self.start(path)?;
+        std::io::copy(&mut file, &mut self.zip)?;
+        Ok(())
+    }
+
+    fn start(&mut self, path: &str) -> Result<(), PackageError> {
         // A fixed date keeps the export of one problem version byte for byte the same.
         let options = SimpleFileOptions::default()
             .compression_method(CompressionMethod::Deflated)
@@ -131,10 +154,7 @@ impl Writer<'_> {
             .last_modified_time(DateTime::default());
         self.zip
             .start_file(format!("{}/{path}", self.folder), options)
-            .map_err(PackageError::Write)?;
-        self.zip
-            .write_all(text.as_bytes())
-            .map_err(|e| PackageError::Write(e.into()))
+            .map_err(PackageError::Write)
     }
 }
 

@@ -25,6 +25,23 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
+/// Whoever calls a public route: the signed-in user, or nobody (an unknown token or session
+/// reads as nobody, as on the pages).
+#[derive(Debug, Clone)]
+pub(crate) struct Caller(pub Option<User>);
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        match auth::caller(parts, &state.domain).await {
+            Ok(user) => Ok(Caller(user)),
+            Err(Error::Unauthorized) => Ok(Caller(None)),
+            Err(other) => Err(other.into()),
+        }
+    }
+}
+
 /// A teacher or admin.
 #[derive(Debug, Clone)]
 pub(crate) struct Teacher(pub User);

@@ -91,6 +91,7 @@ fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
         .routes(routes!(teaching::rejudge_problem))
         .routes(routes!(teaching::create_variant))
         .routes(routes!(teaching::export_problem))
+        .routes(routes!(teaching::publish_problem))
         .routes(routes!(courses::list_courses, courses::create_course))
         .routes(routes!(courses::course))
         .routes(routes!(courses::join_course))

@@ -4,7 +4,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 
 use super::JsonResult;
-use super::caller::CurrentUser;
+use super::caller::{Caller, CurrentUser};
 use super::views::{
     ErrorBody, Health, InstanceList, LanguageView, ProblemDetail, ProblemFilter, ProblemList,
     ProblemSummary, SampleView, StatementQuery, SubtaskView, Version,
@@ -31,28 +31,35 @@ pub(super) async fn version() -> Json<Version> {
     })
 }
 
+/// The problems the caller sees: every published one, and the drafts they may see (their own,
+/// their co-teachers', and those of their courses' assignments; see `POST
+/// /api/v1/problems/{slug}/publish`).
 #[utoipa::path(get, path = "/api/v1/problems", tag = "problems", params(ProblemFilter),
-    responses((status = 200, body = ProblemList)))]
+    responses((status = 200, body = ProblemList), (status = 500, body = ErrorBody)))]
 pub(super) async fn list_problems(
     State(state): State<AppState>,
+    Caller(user): Caller,
     Query(filter): Query<ProblemFilter>,
-) -> Json<ProblemList> {
-    let problems = problems::list(&state.domain, filter.tag.as_deref())
+) -> JsonResult<ProblemList> {
+    let problems = problems::list(&state.domain, user.as_ref(), filter.tag.as_deref())
+        .await?
         .iter()
         .map(|e| ProblemSummary::of(e))
         .collect();
-    Json(ProblemList { problems })
+    Ok(Json(ProblemList { problems }))
 }
 
+/// One problem: a draft the caller may not see is "not found".
 #[utoipa::path(get, path = "/api/v1/problems/{slug}", tag = "problems",
     params(("slug" = String, Path), StatementQuery),
     responses((status = 200, body = ProblemDetail), (status = 404, body = ErrorBody)))]
 pub(super) async fn problem(
     State(state): State<AppState>,
+    Caller(user): Caller,
     Path(slug): Path<String>,
     Query(query): Query<StatementQuery>,
 ) -> JsonResult<ProblemDetail> {
-    let entry = problems::find(&state.domain, &slug)?;
+    let entry = problems::visible(&state.domain, user.as_ref(), &slug).await?;
     let p = &entry.problem;
     let lang = query.lang.unwrap_or_else(|| "en".into());
     let (Some(markdown), Some(html)) = (p.statement(&lang), entry.html.get(&lang)) else {

@@ -9,6 +9,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use grundy_problems::VariantRequest;
 
+use super::JsonResult;
 use super::caller::Teacher;
 use super::error::{ApiError, rejection};
 use super::views::{Created, ErrorBody, ProblemSummary, Queued};
@@ -18,7 +19,9 @@ use crate::state::AppState;
 /// Uploads a problem package: a zip in the Kattis/ICPC layout (`problem.yaml`,
 /// `statement/problem.en.md`, `data/sample/*.in|.ans`, `data/secret/*.in|.ans`, optionally
 /// `output_validators/<name>/<one file>`). The slug is `grundy.slug` in problem.yaml or the
-/// archive's top folder. Uploading the same slug again makes a new version.
+/// archive's top folder. Uploading the same slug again makes a new version. A new problem is a
+/// draft until `POST /api/v1/problems/{slug}/publish`. Refused with 409 when the uploader's
+/// problems would take more than their quota (each counted as its zip plus its files unpacked).
 #[utoipa::path(post, path = "/api/v1/problems", tag = "teaching",
     request_body(content = Vec<u8>, content_type = "application/zip"),
     security(("bearer" = []), ("session" = [])),
@@ -37,13 +40,13 @@ pub(super) async fn upload_package(
             Error::BadRequest(e.body_text())
         }
     })?;
-    let entry = teaching::publish_package(&state.domain, &user, bytes).await?;
+    let entry = teaching::add_package(&state.domain, &user, bytes).await?;
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
-/// Creates a variant of a built-in game: another slug, title, limits and subtasks whose
-/// `generator` parameters the family checks; statement, generator and reference come from the
-/// family. Body: `{ "slug", "title": {"en": …}, "time_limit_ms"?, "memory_limit_mib"?, "seed"?,
+/// Creates a variant of a built-in game, a draft until published: another slug, title, limits
+/// and subtasks whose `generator` parameters the family checks; statement, generator and
+/// reference come from the family. Body: `{ "slug", "title": {"en": …}, "time_limit_ms"?, "memory_limit_mib"?, "seed"?,
 /// "subtasks": [{ "name", "points", "tests", "generator": {…} }] }`.
 #[utoipa::path(post, path = "/api/v1/problems/{slug}/variants", tag = "teaching",
     params(("slug" = String, Path, description = "the base problem")),
@@ -59,10 +62,27 @@ pub(super) async fn create_variant(
     body: Result<Json<VariantRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
     // An unknown base is "not found" whatever the body says.
-    crate::domain::problems::find(&state.domain, &base)?;
+    crate::domain::problems::visible(&state.domain, Some(&user), &base).await?;
     let Json(request) = body.map_err(rejection)?;
-    let entry = teaching::publish_variant(&state.domain, &user, &base, &request).await?;
+    let entry = teaching::add_variant(&state.domain, &user, &base, &request).await?;
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
+}
+
+/// Publishes a draft (an uploaded package or a variant): from now on everyone sees it. Its owner
+/// or an admin; publishing again changes nothing. A draft the caller does not see is "not found".
+#[utoipa::path(post, path = "/api/v1/problems/{slug}/publish", tag = "teaching",
+    params(("slug" = String, Path)),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, body = ProblemSummary), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub(super) async fn publish_problem(
+    State(state): State<AppState>,
+    Teacher(user): Teacher,
+    Path(slug): Path<String>,
+) -> JsonResult<ProblemSummary> {
+    let entry = teaching::publish(&state.domain, &user, &slug).await?;
+    Ok(Json(ProblemSummary::of(&entry)))
 }
 
 /// Any problem as a Kattis/ICPC package (built-in ones with their generated tests), to take to

@@ -51,6 +51,9 @@ pub struct ProblemSummary {
     pub memory_limit_mib: u32,
     /// `builtin`, `package` or `variant`.
     pub origin: String,
+    /// False for a draft, which only its owner, their co-teachers, admins and the courses whose
+    /// assignments list it see.
+    pub published: bool,
 }
 
 impl ProblemSummary {
@@ -65,6 +68,7 @@ impl ProblemSummary {
             time_limit_ms: p.spec.time_limit_ms,
             memory_limit_mib: p.spec.memory_limit_mib,
             origin: entry.origin.as_str().to_owned(),
+            published: entry.published,
         }
     }
 }

@@ -6,11 +6,14 @@
 //!
 //! Every operation asks here before it reads or changes anything on someone's behalf.
 
+use std::collections::BTreeSet;
+
 use grundy_store::{
     Assignment, Course, Feedback, MemberRole, Role, Submission, SubmissionQuery, User,
 };
 
 use super::{Domain, Error, Result};
+use crate::registry::{Entry, Origin};
 
 /// Teachers and admins: the teaching pages and tools.
 pub fn is_teacher(user: &User) -> bool {
@@ -287,6 +290,80 @@ pub async fn student_of(domain: &Domain, assignment: &Assignment, student: i64) 
     } else {
         Err(Error::NotFound(format!("student {student} in this course")))
     }
+}
+
+/// Who sees which problems. Every published problem (each built-in one, a custom one once
+/// published), signed in or not. A draft:
+/// - its owner, and admins;
+/// - its owner's co-teachers: whoever teaches a course that its owner also teaches;
+/// - the teachers of a course with an assignment that lists it;
+/// - the students of such a course, from the assignment's opening (extensions move only the due
+///   time).
+///
+/// Seeing a problem is listing it, reading it and submitting to it; a problem not seen is "not
+/// found". Worked out once for a request, then asked of each problem.
+#[derive(Debug)]
+pub struct ProblemSight {
+    /// Admins see every draft.
+    everything: bool,
+    /// The owners whose drafts the viewer sees: themselves and their co-teachers.
+    owners: BTreeSet<i64>,
+    /// The drafts the viewer sees through an assignment.
+    assigned: BTreeSet<String>,
+}
+
+impl ProblemSight {
+    pub fn sees(&self, entry: &Entry) -> bool {
+        entry.published
+            || self.everything
+            || entry
+                .owner
+                .is_some_and(|owner| self.owners.contains(&owner))
+            || self.assigned.contains(entry.problem.slug())
+    }
+}
+
+/// What `viewer` (`None`: nobody signed in) sees of the problems.
+pub async fn problem_sight(domain: &Domain, viewer: Option<&User>) -> Result<ProblemSight> {
+    let mut sight = ProblemSight {
+        everything: viewer.is_some_and(is_admin),
+        owners: BTreeSet::new(),
+        assigned: BTreeSet::new(),
+    };
+    let Some(user) = viewer else {
+        return Ok(sight);
+    };
+    sight.owners.insert(user.id);
+    // Courses matter for drafts only, and most of the time there are none.
+    if sight.everything || !domain.problems.has_drafts() {
+        return Ok(sight);
+    }
+    sight
+        .owners
+        .extend(domain.store.fellow_teachers(user.id).await?);
+    let now = domain.now();
+    sight.assigned = domain
+        .store
+        .listings(user.id)
+        .await?
+        .into_iter()
+        .filter(|l| l.role == MemberRole::Teacher || l.opens_at <= now)
+        .map(|l| l.problem)
+        .collect();
+    Ok(sight)
+}
+
+/// Whether `viewer` sees one problem (a published one without asking the store).
+pub async fn sees_problem(domain: &Domain, viewer: Option<&User>, entry: &Entry) -> Result<bool> {
+    if entry.published {
+        return Ok(true);
+    }
+    Ok(problem_sight(domain, viewer).await?.sees(entry))
+}
+
+/// Whether `user` may publish a draft: its owner or an admin (built-in problems are published).
+pub fn may_publish(user: &User, entry: &Entry) -> bool {
+    entry.origin != Origin::Builtin && owns(user, entry.owner)
 }
 
 #[cfg(test)]

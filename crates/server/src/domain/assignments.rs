@@ -39,8 +39,8 @@ pub struct Draft {
 }
 
 impl Draft {
-    /// The assignment it sets, checked, including that every problem exists.
-    fn checked(self, domain: &Domain) -> Result<AssignmentSpec> {
+    /// The assignment it sets, checked, including that `user` sees every problem.
+    async fn checked(self, domain: &Domain, user: &User) -> Result<AssignmentSpec> {
         let spec = AssignmentSpec {
             title: self.title.trim().to_owned(),
             opens_at: self.opens_at,
@@ -54,10 +54,11 @@ impl Draft {
             problems: self.problems,
         };
         check_spec(&spec).map_err(Error::BadRequest)?;
+        let sight = access::problem_sight(domain, Some(user)).await?;
         if let Some(unknown) = spec
             .problems
             .iter()
-            .find(|p| domain.problems.get(p).is_none())
+            .find(|p| !domain.problems.get(p).is_some_and(|e| sight.sees(&e)))
         {
             return Err(Error::BadRequest(format!("no problem named {unknown:?}")));
         }
@@ -68,7 +69,7 @@ impl Draft {
 /// Creates an assignment in a course the caller teaches.
 pub async fn create(domain: &Domain, user: &User, course: i64, draft: Draft) -> Result<Assignment> {
     access::teaching(domain, user, course).await?;
-    let spec = draft.checked(domain)?;
+    let spec = draft.checked(domain, user).await?;
     Ok(domain
         .store
         .create_assignment(course, &spec, domain.now())
@@ -83,7 +84,7 @@ pub async fn teaching(domain: &Domain, user: &User, id: i64) -> Result<Assignmen
 /// Replaces an assignment the caller teaches (fields left out go back to their defaults).
 pub async fn update(domain: &Domain, user: &User, id: i64, draft: Draft) -> Result<Assignment> {
     access::assignment_as_teacher(domain, user, id).await?;
-    let spec = draft.checked(domain)?;
+    let spec = draft.checked(domain, user).await?;
     domain.store.update_assignment(id, &spec).await?;
     domain
         .store

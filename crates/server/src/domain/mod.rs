@@ -67,6 +67,8 @@ pub struct Policy {
     pub registration: Registration,
     /// How long an API token lasts, in days: the default and the most one may ask for.
     pub token_days: u32,
+    /// What each owner's problems may take, stored and unpacked; `None` for no limit.
+    pub problem_quota_bytes: Option<u64>,
 }
 
 /// Who is registering accounts, as the operator chose.

@@ -8,7 +8,7 @@ use grundy_judge::naming::Group;
 use grundy_problems::{Instance, Problem};
 use grundy_store::{ProblemMark, User};
 
-use super::{Domain, Error, Result};
+use super::{Domain, Error, Result, access};
 use crate::registry::Entry;
 
 /// How many instances of each subtask a student answers.
@@ -25,7 +25,8 @@ pub fn instances(problem: &Problem, seed: u64) -> Vec<Instance> {
     problem.instances(seed, INSTANCES_PER_SUBTASK)
 }
 
-/// A problem by its slug.
+/// A problem by its slug, whoever asks: for callers whose permission is settled otherwise (a
+/// submission they may see, an assignment they teach). On someone's behalf, [`visible`].
 pub fn find(domain: &Domain, slug: &str) -> Result<Arc<Entry>> {
     domain
         .problems
@@ -33,25 +34,41 @@ pub fn find(domain: &Domain, slug: &str) -> Result<Arc<Entry>> {
         .ok_or_else(|| Error::NotFound(format!("problem {slug:?}")))
 }
 
-/// The catalogue, built-in problems first, narrowed to a tag.
-pub fn list(domain: &Domain, tag: Option<&str>) -> Vec<Arc<Entry>> {
-    domain
+/// A problem `viewer` may see (see [`access::ProblemSight`]); a draft they may not is "not
+/// found".
+pub async fn visible(domain: &Domain, viewer: Option<&User>, slug: &str) -> Result<Arc<Entry>> {
+    let entry = find(domain, slug)?;
+    if access::sees_problem(domain, viewer, &entry).await? {
+        Ok(entry)
+    } else {
+        Err(Error::NotFound(format!("problem {slug:?}")))
+    }
+}
+
+/// The catalogue as `viewer` sees it, built-in problems first, narrowed to a tag.
+pub async fn list(
+    domain: &Domain,
+    viewer: Option<&User>,
+    tag: Option<&str>,
+) -> Result<Vec<Arc<Entry>>> {
+    let sight = access::problem_sight(domain, viewer).await?;
+    Ok(domain
         .problems
         .list()
         .into_iter()
+        .filter(|e| sight.sees(e))
         .filter(|e| tag.is_none_or(|t| e.problem.spec.tags.iter().any(|own| own == t)))
-        .collect()
+        .collect())
 }
 
-/// Every tag of the catalogue, in order.
-pub fn tags(domain: &Domain) -> Vec<String> {
-    let tags: BTreeSet<String> = domain
-        .problems
-        .list()
+/// Every tag of the problems `viewer` sees, in order.
+pub async fn tags(domain: &Domain, viewer: Option<&User>) -> Result<Vec<String>> {
+    let tags: BTreeSet<String> = list(domain, viewer, None)
+        .await?
         .iter()
         .flat_map(|e| e.problem.spec.tags.iter().cloned())
         .collect();
-    tags.into_iter().collect()
+    Ok(tags.into_iter().collect())
 }
 
 /// A visitor's standing on each problem they tried (nothing for someone not signed in).
@@ -101,5 +118,10 @@ pub(crate) async fn draw(entry: Arc<Entry>, seed: u64, draw: Option<i64>) -> Res
 /// The caller's practice instances of a problem: the samples plus instances drawn for them (an
 /// uploaded package has only its samples to offer: its other tests are hidden).
 pub async fn practice_instances(domain: &Domain, user: &User, slug: &str) -> Result<Drawn> {
-    draw(find(domain, slug)?, practice_seed(user.id), None).await
+    draw(
+        visible(domain, Some(user), slug).await?,
+        practice_seed(user.id),
+        None,
+    )
+    .await
 }

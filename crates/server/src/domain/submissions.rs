@@ -46,11 +46,15 @@ pub enum Work {
 
 /// Checks a program or answers, applies the rate limit and queues it.
 pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<i64> {
-    let Some(entry) = domain.problems.get(&new.problem) else {
-        return Err(Error::BadRequest(format!(
-            "no problem named {:?}",
-            new.problem
-        )));
+    let entry = match problems::visible(domain, Some(user), &new.problem).await {
+        Ok(entry) => entry,
+        Err(Error::NotFound(_)) => {
+            return Err(Error::BadRequest(format!(
+                "no problem named {:?}",
+                new.problem
+            )));
+        }
+        Err(other) => return Err(other),
     };
     let checked = check(domain, &entry.problem, new.work)?;
     let now = domain.now();
@@ -402,7 +406,7 @@ pub async fn answer_sheet(
     slug: &str,
     assignment: Option<i64>,
 ) -> Result<Drawn> {
-    let entry = find(domain, slug)?;
+    let entry = problems::visible(domain, Some(user), slug).await?;
     if !entry.problem.is_family_backed() {
         return Err(Error::BadRequest(format!(
             "{slug} is an uploaded package: it takes programs only"

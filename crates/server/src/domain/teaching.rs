@@ -1,18 +1,19 @@
-//! Teachers' work on problems: packages in, packages out, variants of built-in games, and
-//! judging submissions again.
+//! Teachers' work on problems: packages in (within each owner's quota), packages out, variants
+//! of built-in games, drafts and publishing, and judging submissions again.
 
 use std::sync::Arc;
 
-use grundy_problems::{Problem, VariantRequest};
-use grundy_store::User;
+use grundy_problems::{PackageError, Problem, VariantRequest};
+use grundy_store::{NewCustomProblem, Put, User};
 
-use super::problems::find;
+use super::problems::visible;
 use super::{Domain, Error, Result, access};
 use crate::clock::now_ms;
 use crate::registry::{self, Entry, Origin};
 
-/// Stores a new custom problem, or a new version of one the caller owns, and offers it.
-async fn publish(
+/// Stores a new custom problem (a draft), or a new version of one the caller owns, within the
+/// owner's quota, and offers it.
+async fn store_problem(
     domain: &Domain,
     user: &User,
     mut problem: Problem,
@@ -30,58 +31,131 @@ async fn publish(
             "{slug:?} is a built-in problem; choose another slug"
         )));
     }
-    let version = domain
-        .store
-        .put_custom_problem(&slug, origin.as_str(), user.id, content, now_ms())
-        .await?;
+    let new = NewCustomProblem {
+        slug: &slug,
+        origin: origin.as_str(),
+        owner: user.id,
+        content,
+        unpacked_bytes: problem
+            .unpacked_bytes()
+            .map_or(0, |b| i64::try_from(b).unwrap_or(i64::MAX)),
+        now: now_ms(),
+    };
+    let quota = domain
+        .policy
+        .problem_quota_bytes
+        .map(|q| i64::try_from(q).unwrap_or(i64::MAX));
+    let (version, published) = match domain.store.put_custom_problem(&new, quota).await? {
+        Put::Stored { version, published } => (version, published),
+        Put::OverQuota { used } => {
+            return Err(Error::Conflict(over_quota(used, new.charge(), quota)));
+        }
+    };
     problem.spec.version = u32::try_from(version)
         .map_err(|_| Error::Internal(format!("version {version} of {slug}")))?;
-    // A package's digest hashes all its tests: off the async threads.
-    let (problem, digest) = tokio::task::spawn_blocking(move || {
-        let digest = grundy_judge::testset::digest(&problem);
-        (problem, digest)
-    })
-    .await
-    .map_err(|e| super::error::thread("digesting a problem", e))?;
+    let digest = grundy_judge::testset::digest(&problem);
     registry::record_version(&domain.store, &problem, origin, digest).await?;
-    let entry = domain.problems.insert(problem, origin, user.id);
-    tracing::info!(slug = %slug, version, origin = origin.as_str(), user = %user.name, "problem published");
+    let entry = domain.problems.insert(problem, origin, user.id, published);
+    tracing::info!(slug = %slug, version, origin = origin.as_str(), user = %user.name, published, "problem stored");
     Ok(entry)
 }
 
-/// Reads a zipped package (off the async threads) and publishes it for a teacher.
-pub async fn publish_package(
+/// Why a problem does not fit in its owner's quota, in MiB.
+fn over_quota(used: i64, needed: i64, quota: Option<i64>) -> String {
+    let mib = |bytes: i64| bytes as f64 / f64::from(1 << 20);
+    format!(
+        "over your quota: your other problems take {:.1} MiB of your {:.1} MiB, and this one \
+         needs {:.1} MiB (its package as stored plus its files unpacked); upload a smaller \
+         version of one of yours, or ask the service's operator for a larger quota",
+        mib(used),
+        mib(quota.unwrap_or(i64::MAX)),
+        mib(needed)
+    )
+}
+
+/// Reads a zipped package (off the async threads, its tests unpacked to disk) and stores it for
+/// a teacher as a draft, or as a new version of theirs.
+pub async fn add_package(
     domain: &Domain,
     user: &User,
     zip: impl AsRef<[u8]> + Send + 'static,
 ) -> Result<Arc<Entry>> {
     access::require_teacher(user)?;
+    let folder = domain
+        .problems
+        .unpack_folder()
+        .ok_or_else(|| Error::Internal("packages arrive before the problems are loaded".into()))?
+        .to_owned();
     let (problem, zip) = tokio::task::spawn_blocking(move || {
-        let read = grundy_problems::read_zip(zip.as_ref(), &registry::package_limits());
+        let read = grundy_problems::read_zip_to(zip.as_ref(), &registry::package_limits(), &folder);
         (read, zip)
     })
     .await
     .map_err(|e| super::error::thread("reading a package", e))?;
-    let problem = problem.map_err(|e| Error::Invalid(e.to_string()))?;
-    publish(domain, user, problem, Origin::Package, zip.as_ref()).await
+    let problem = problem.map_err(|e| match e {
+        PackageError::Io(e) => Error::Internal(format!("unpacking a package: {e}")),
+        refused => Error::Invalid(refused.to_string()),
+    })?;
+    store_problem(domain, user, problem, Origin::Package, zip.as_ref()).await
 }
 
-/// Builds a variant of the built-in `base` as the request describes and publishes it for a
-/// teacher.
-pub async fn publish_variant(
+/// Builds a variant of the built-in `base` as the request describes and stores it for a teacher
+/// as a draft, or as a new version of theirs.
+pub async fn add_variant(
     domain: &Domain,
     user: &User,
     base: &str,
     request: &VariantRequest,
 ) -> Result<Arc<Entry>> {
     access::require_teacher(user)?;
-    let base = find(domain, base)?;
+    let base = visible(domain, Some(user), base).await?;
     let files = grundy_problems::variant(&base.problem, request)
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let problem =
         Problem::from_files(&request.slug, &files).map_err(|e| Error::Invalid(e.to_string()))?;
     let content = serde_json::to_vec(&files).map_err(|e| Error::Internal(e.to_string()))?;
-    publish(domain, user, problem, Origin::Variant, &content).await
+    store_problem(domain, user, problem, Origin::Variant, &content).await
+}
+
+/// Publishes a draft for everyone to see: its owner or an admin (again: nothing changes).
+pub async fn publish(domain: &Domain, user: &User, slug: &str) -> Result<Arc<Entry>> {
+    access::require_teacher(user)?;
+    let entry = visible(domain, Some(user), slug).await?;
+    if entry.origin == Origin::Builtin {
+        return Err(Error::Conflict(format!(
+            "{slug:?} is a built-in problem: it is published already"
+        )));
+    }
+    if !access::may_publish(user, &entry) {
+        return Err(Error::Forbidden(
+            "only the problem's owner or an admin publishes it",
+        ));
+    }
+    if !domain.store.publish_custom_problem(slug, now_ms()).await? {
+        return Err(Error::NotFound(format!("problem {slug:?}")));
+    }
+    tracing::info!(slug, user = %user.name, "problem published");
+    domain
+        .problems
+        .publish(slug)
+        .ok_or_else(|| Error::NotFound(format!("problem {slug:?}")))
+}
+
+/// What an owner's problems take against their quota, and the quota.
+#[derive(Debug, Clone, Copy)]
+pub struct Usage {
+    pub used_bytes: u64,
+    pub quota_bytes: Option<u64>,
+}
+
+/// The caller's usage of their quota (for the upload page).
+pub async fn usage(domain: &Domain, user: &User) -> Result<Usage> {
+    access::require_teacher(user)?;
+    let used = domain.store.custom_problem_usage(user.id, "").await?;
+    Ok(Usage {
+        used_bytes: u64::try_from(used).unwrap_or(0),
+        quota_bytes: domain.policy.problem_quota_bytes,
+    })
 }
 
 /// The built-in games a variant can start from: (slug, title).
@@ -98,7 +172,7 @@ pub fn variant_bases(domain: &Domain) -> Vec<Arc<Entry>> {
 /// hidden tests: see [`access::may_export`].
 pub async fn export(domain: &Domain, user: &User, slug: &str) -> Result<Vec<u8>> {
     access::require_teacher(user)?;
-    let entry = find(domain, slug)?;
+    let entry = visible(domain, Some(user), slug).await?;
     if !access::may_export(user, entry.owner) {
         return Err(Error::Forbidden(
             "only the problem's owner or an admin downloads its package",
@@ -121,11 +195,14 @@ pub struct Listed {
     pub export: bool,
     /// Whether the caller may judge all its submissions again.
     pub rejudge_all: bool,
+    /// Whether the caller may publish it (a draft of theirs, or any draft for an admin).
+    pub publishable: bool,
 }
 
-/// Every problem, for the teachers' index.
+/// Every problem the caller sees, for the teachers' index.
 pub async fn problems(domain: &Domain, user: &User) -> Result<Vec<Listed>> {
     access::require_teacher(user)?;
+    let sight = access::problem_sight(domain, Some(user)).await?;
     let names: std::collections::BTreeMap<i64, String> = domain
         .store
         .users()
@@ -137,10 +214,12 @@ pub async fn problems(domain: &Domain, user: &User) -> Result<Vec<Listed>> {
         .problems
         .list()
         .into_iter()
+        .filter(|entry| sight.sees(entry))
         .map(|entry| Listed {
             owner: entry.owner.and_then(|id| names.get(&id).cloned()),
             export: access::may_export(user, entry.owner),
             rejudge_all: access::owns(user, entry.owner),
+            publishable: !entry.published && access::may_publish(user, &entry),
             entry,
         })
         .collect())

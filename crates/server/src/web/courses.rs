@@ -386,7 +386,8 @@ async fn new_assignment_page(
     error: Option<String>,
 ) -> Result<NewAssignmentPage, PageError> {
     let membership = courses::teaching(&state.domain, &user, id).await?;
-    let problems = problems::list(&state.domain, None)
+    let problems = problems::list(&state.domain, Some(&user), None)
+        .await?
         .iter()
         .map(|e| ProblemChoice {
             slug: e.problem.slug().to_owned(),
@@ -585,21 +586,20 @@ async fn assignment_page(
 ) -> Result<AssignmentPage, PageError> {
     let view = assignments::view(&state.domain, &user, id).await?;
     let found = &view.assignment;
-    let problems = found
-        .spec
-        .problems
-        .iter()
-        .map(|slug| {
-            let entry = problems::find(&state.domain, slug).ok();
-            ProblemLine {
-                slug: slug.clone(),
-                title: entry
-                    .as_ref()
-                    .map_or_else(|| slug.clone(), |e| e.problem.title("en").to_owned()),
-                answer_mode: entry.is_some_and(|e| e.problem.is_family_backed()),
-            }
-        })
-        .collect();
+    let mut problems = Vec::new();
+    for slug in &found.spec.problems {
+        // A draft's title is shown once its students may see it.
+        let entry = problems::visible(&state.domain, Some(&user), slug)
+            .await
+            .ok();
+        problems.push(ProblemLine {
+            slug: slug.clone(),
+            title: entry
+                .as_ref()
+                .map_or_else(|| slug.clone(), |e| e.problem.title("en").to_owned()),
+            answer_mode: entry.is_some_and(|e| e.problem.is_family_backed()),
+        });
+    }
     let mut page = AssignmentPage {
         frame: Frame::new(Some(user.clone()), found.spec.title.clone()),
         id,

@@ -91,6 +91,10 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
             "/teach/problems/{slug}/rejudge",
             post(teach::rejudge_problem),
         )
+        .route(
+            "/teach/problems/{slug}/publish",
+            post(teach::publish_problem),
+        )
         .route("/teach/users", get(teach::users).post(teach::create_user))
         .route("/teach/users/{id}", post(teach::update_user))
         .layer(TimeoutLayer::with_status_code(

@@ -58,7 +58,8 @@ pub(super) async fn problem_list(
     let domain = &state.domain;
     let marks = problems::marks(domain, user.as_ref()).await?;
     let tag = query.tag.filter(|t| !t.is_empty());
-    let problems = problems::list(domain, tag.as_deref())
+    let problems = problems::list(domain, user.as_ref(), tag.as_deref())
+        .await?
         .iter()
         .map(|e| {
             let p = &e.problem;
@@ -77,10 +78,11 @@ pub(super) async fn problem_list(
             }
         })
         .collect();
+    let tags = problems::tags(domain, user.as_ref()).await?;
     Ok(ProblemListPage {
         frame: Frame::new(user, "Problems"),
         problems,
-        tags: problems::tags(domain),
+        tags,
         tag,
     }
     .into_response())
@@ -251,7 +253,7 @@ pub(super) async fn problem_page(
     Query(for_assignment): Query<AssignmentQuery>,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
-    let entry = problems::find(&state.domain, &slug)?;
+    let entry = problems::visible(&state.domain, user.as_ref(), &slug).await?;
     let remembered = auth::cookie(&headers, LANGUAGE_COOKIE);
     let asked = query.lang.as_deref().or(remembered.as_deref());
     let tag = tag(&state, user.as_ref(), for_assignment.assignment, &slug).await?;
@@ -279,7 +281,7 @@ pub(super) async fn submit_program(
     headers: HeaderMap,
     mut form: Multipart,
 ) -> Result<Response, PageError> {
-    let entry = problems::find(&state.domain, &slug)?;
+    let entry = problems::visible(&state.domain, Some(&user), &slug).await?;
     let lang = auth::cookie(&headers, LANGUAGE_COOKIE);
     let mut language = None;
     let mut pasted = String::new();
@@ -430,7 +432,7 @@ pub(super) async fn submit_answers(
     Path(slug): Path<String>,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
-    problems::find(&state.domain, &slug)?;
+    problems::visible(&state.domain, Some(&user), &slug).await?;
     let mut version = None;
     let mut assignment = None;
     let mut draw = None;

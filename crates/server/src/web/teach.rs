@@ -19,6 +19,7 @@ use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when
 use crate::domain::accounts::{self, UserChange};
 use crate::domain::submissions::{self, Filter};
 use crate::domain::{Error, access, named, problems, teaching};
+use crate::registry;
 use crate::state::AppState;
 
 #[derive(Debug)]
@@ -30,6 +31,9 @@ struct ProblemRow {
     owner: String,
     export: bool,
     rejudge_all: bool,
+    /// A draft, seen only by its owner, their co-teachers, admins and its assignments' courses.
+    draft: bool,
+    publishable: bool,
 }
 
 #[derive(Template, WebTemplate)]
@@ -44,7 +48,9 @@ pub(super) struct IndexPage {
 /// what it can check, so a crafted link cannot put arbitrary text in a trusted green box.
 #[derive(Debug, Deserialize)]
 pub(super) struct IndexNotice {
-    /// A problem just published.
+    /// A problem just uploaded (or a new version of it).
+    uploaded: Option<String>,
+    /// A draft just published.
     published: Option<String>,
     /// A problem whose submissions were queued again, and how many.
     requeued: Option<String>,
@@ -52,20 +58,36 @@ pub(super) struct IndexNotice {
 }
 
 impl IndexNotice {
-    fn text(&self, state: &AppState) -> Option<String> {
-        let find = |slug: &Option<String>| {
-            slug.as_deref()
-                .and_then(|s| problems::find(&state.domain, s).ok())
+    async fn text(&self, state: &AppState, user: &User) -> Option<String> {
+        let find = async |slug: &Option<String>| match slug.as_deref() {
+            Some(slug) => problems::visible(&state.domain, Some(user), slug)
+                .await
+                .ok(),
+            None => None,
         };
-        if let Some(entry) = find(&self.published) {
+        if let Some(entry) = find(&self.uploaded).await {
             let p = &entry.problem;
+            return Some(if entry.published {
+                format!("{} is stored at version {}", p.slug(), p.spec.version)
+            } else {
+                format!(
+                    "{} is stored at version {} as a draft: only you, your co-teachers, admins \
+                     and the students of an open assignment that lists it see it until you \
+                     publish it",
+                    p.slug(),
+                    p.spec.version
+                )
+            });
+        }
+        if let Some(entry) = find(&self.published).await
+            && entry.published
+        {
             return Some(format!(
-                "{} is published at version {}",
-                p.slug(),
-                p.spec.version
+                "{} is published: everyone sees it now",
+                entry.problem.slug()
             ));
         }
-        let entry = find(&self.requeued)?;
+        let entry = find(&self.requeued).await?;
         Some(format!(
             "{} submissions of {} are queued again",
             self.count.unwrap_or(0),
@@ -114,15 +136,30 @@ pub(super) async fn index(
                 owner: listed.owner.unwrap_or_default(),
                 export: listed.export,
                 rejudge_all: listed.rejudge_all,
+                draft: !e.published,
+                publishable: listed.publishable,
             }
         })
         .collect();
+    let notice = query.text(&state, &user).await;
     Ok(IndexPage {
         frame: Frame::new(Some(user), "Teach"),
         problems,
-        notice: query.text(&state),
+        notice,
     }
     .into_response())
+}
+
+/// Publishes a draft from the teachers' index.
+pub(super) async fn publish_problem(
+    State(state): State<AppState>,
+    TeacherPage(user): TeacherPage,
+    Path(slug): Path<String>,
+) -> Result<Response, PageError> {
+    teaching::publish(&state.domain, &user, &slug)
+        .await
+        .map_err(|e| PageError::Refused(e, Some(user)))?;
+    Ok(Redirect::to(&format!("/teach?published={}", url_encode(&slug))).into_response())
 }
 
 #[derive(Template, WebTemplate)]
@@ -131,17 +168,43 @@ pub(super) struct UploadPage {
     frame: Frame,
     error: Option<String>,
     max_mib: usize,
+    max_unpacked_mib: u64,
+    /// What the teacher's problems take of their quota, in words.
+    usage: String,
+}
+
+impl UploadPage {
+    async fn new(state: &AppState, user: User, error: Option<String>) -> UploadPage {
+        let mib = |bytes: u64| format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20));
+        let usage = match teaching::usage(&state.domain, &user).await {
+            Ok(teaching::Usage {
+                used_bytes,
+                quota_bytes: Some(quota),
+            }) => format!(
+                "Your problems take {} of your {}.",
+                mib(used_bytes),
+                mib(quota)
+            ),
+            Ok(teaching::Usage { used_bytes, .. }) => {
+                format!("Your problems take {}.", mib(used_bytes))
+            }
+            Err(_) => String::new(),
+        };
+        UploadPage {
+            frame: Frame::new(Some(user), "Upload a problem"),
+            error,
+            max_mib: state.limits.package_bytes >> 20,
+            max_unpacked_mib: registry::package_limits().max_total_bytes >> 20,
+            usage,
+        }
+    }
 }
 
 pub(super) async fn upload_page(
     State(state): State<AppState>,
     TeacherPage(user): TeacherPage,
 ) -> UploadPage {
-    UploadPage {
-        frame: Frame::new(Some(user), "Upload a problem"),
-        error: None,
-        max_mib: state.limits.package_bytes >> 20,
-    }
+    UploadPage::new(&state, user, None).await
 }
 
 pub(super) async fn upload(
@@ -149,12 +212,8 @@ pub(super) async fn upload(
     TeacherPage(user): TeacherPage,
     mut form: Multipart,
 ) -> Result<Response, PageError> {
-    let refuse = |user: User, error: Error| {
-        let page = UploadPage {
-            frame: Frame::new(Some(user), "Upload a problem"),
-            error: Some(error.to_string()),
-            max_mib: state.limits.package_bytes >> 20,
-        };
+    let refuse = async |user: User, error: Error| {
+        let page = UploadPage::new(&state, user, Some(error.to_string())).await;
         refused(error, page)
     };
     let mut package = None;
@@ -162,23 +221,23 @@ pub(super) async fn upload(
         match form.next_field().await {
             Ok(Some(field)) if field.name() == Some("package") => match field.bytes().await {
                 Ok(bytes) => package = Some(bytes),
-                Err(e) => return refuse(user, upload_error(&e)),
+                Err(e) => return refuse(user, upload_error(&e)).await,
             },
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(e) => return refuse(user, upload_error(&e)),
+            Err(e) => return refuse(user, upload_error(&e)).await,
         }
     }
     let Some(bytes) = package.filter(|b| !b.is_empty()) else {
-        return refuse(user, Error::BadRequest("choose a .zip file".into()));
+        return refuse(user, Error::BadRequest("choose a .zip file".into())).await;
     };
-    match teaching::publish_package(&state.domain, &user, bytes).await {
+    match teaching::add_package(&state.domain, &user, bytes).await {
         Ok(entry) => Ok(Redirect::to(&format!(
-            "/teach?published={}",
+            "/teach?uploaded={}",
             url_encode(entry.problem.slug())
         ))
         .into_response()),
-        Err(error) => refuse(user, error),
+        Err(error) => refuse(user, error).await,
     }
 }
 
@@ -274,8 +333,8 @@ pub(super) async fn create_variant(
             return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
     };
-    problems::find(&state.domain, &form.base)?;
-    match teaching::publish_variant(&state.domain, &user, &form.base, &request).await {
+    problems::visible(&state.domain, Some(&user), &form.base).await?;
+    match teaching::add_variant(&state.domain, &user, &form.base, &request).await {
         Ok(entry) => {
             Ok(Redirect::to(&format!("/problems/{}", entry.problem.slug())).into_response())
         }
@@ -386,7 +445,8 @@ pub(super) async fn submissions(
     };
     let older = older.map(|id| query(Some(id)));
     Ok(SubmissionsPage {
-        problems: problems::list(&state.domain, None)
+        problems: problems::list(&state.domain, Some(&viewer), None)
+            .await?
             .iter()
             .map(|e| e.problem.slug().to_owned())
             .collect(),

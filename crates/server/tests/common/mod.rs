@@ -36,7 +36,10 @@ impl Server {
             limits,
             clock,
         );
-        state.load_problems().await.unwrap();
+        state
+            .load_problems(&std::env::temp_dir().join("grundy-test-packages"))
+            .await
+            .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = oneshot::channel::<()>();
