@@ -4,7 +4,11 @@
 //! rather than through a filter compiler; none of the pure-Rust ones guards against x32 numbers):
 //! - a foreign architecture or an x32 system-call number kills the process (SIGSYS);
 //! - calls that runtimes probe and cope without (`clone3`, io_uring, bpf, perf, userfaultfd,
-//!   keyrings) fail with `ENOSYS`: glibc then falls back to `clone`, whose flags the filter sees;
+//!   keyrings, secret memory) fail with `ENOSYS`: glibc then falls back to `clone`, whose flags
+//!   the filter sees;
+//! - `personality` may only read the personality or set the default one (`PER_LINUX`); any other
+//!   (ASLR off, `READ_IMPLIES_EXEC`, a mapped page zero, …) fails with `EPERM`, the answer
+//!   runtimes that ask for one (SBCL, the sanitizers' re-exec without ASLR) already cope with;
 //! - sockets other than `AF_UNIX` fail with `EAFNOSUPPORT`: runtimes probe them at start (the
 //!   JVM opens an `AF_INET6` socket to learn whether IPv6 exists), and the run's network
 //!   namespace has no interface anyway, so refusing the family is enough;
@@ -51,6 +55,10 @@ pub const UNSUPPORTED: &[(i64, &str)] = &[
     (249, "request_key"),
     (250, "keyctl"),
     (300, "fanotify_init"),
+    // Secret memory leaves the kernel's direct map (fragmenting it for every process on the
+    // machine) and cannot be swapped. ENOSYS is what a kernel without it answers, so every
+    // caller already copes.
+    (447, "memfd_secret"),
 ];
 
 /// Violations: the run ends with a security verdict naming the call.
@@ -90,6 +98,9 @@ pub const FORBIDDEN: &[(i64, &str)] = &[
     (304, "open_by_handle_at"),
     (172, "iopl"),
     (173, "ioperm"),
+    // The x86 segment tables: emulators (Wine, DOSEMU) use them, contest programs never; a
+    // favourite of kernel exploits.
+    (154, "modify_ldt"),
     (103, "syslog"),
     (153, "vhangup"),
     (134, "uselib"),
@@ -98,6 +109,11 @@ pub const FORBIDDEN: &[(i64, &str)] = &[
 const SYS_CLONE: u32 = 56;
 const SYS_SOCKET: u32 = 41;
 const AF_UNIX: u32 = 1;
+const SYS_PERSONALITY: u32 = 135;
+/// The kernel takes the personality as an `unsigned int`, so the low 32 bits the filter reads
+/// are exactly what it would act on.
+const PER_LINUX: u32 = 0;
+const PERSONALITY_QUERY: u32 = 0xffff_ffff;
 
 /// The filter; `notify` selects user notification (true) or EPERM for violations.
 pub fn filter(notify: bool) -> Vec<sock_filter> {
@@ -128,6 +144,14 @@ pub fn filter(notify: bool) -> Vec<sock_filter> {
         stmt(BPF_LD_W_ABS, OFFSET_ARG0),
         jump(BPF_JSET_K, CLONE_NAMESPACE_FLAGS, 0, 1),
         stmt(BPF_RET_K, violation),
+        stmt(BPF_RET_K, RET_ALLOW),
+    ]);
+    p.extend([
+        jump(BPF_JEQ_K, SYS_PERSONALITY, 0, 5),
+        stmt(BPF_LD_W_ABS, OFFSET_ARG0),
+        jump(BPF_JEQ_K, PER_LINUX, 2, 0),
+        jump(BPF_JEQ_K, PERSONALITY_QUERY, 1, 0),
+        stmt(BPF_RET_K, RET_ERRNO | libc::EPERM as u32),
         stmt(BPF_RET_K, RET_ALLOW),
     ]);
     p.extend([
@@ -256,6 +280,34 @@ mod tests {
         assert_eq!(decide(SYS_SOCKET, 2), refused, "AF_INET");
         assert_eq!(decide(SYS_SOCKET, 10), refused, "AF_INET6");
         assert_eq!(decide(SYS_SOCKET, 16), refused, "AF_NETLINK");
+    }
+
+    #[test]
+    fn personality_only_reads_or_keeps_the_default() {
+        assert_eq!(decide(SYS_PERSONALITY, 0xffff_ffff), RET_ALLOW, "query");
+        assert_eq!(decide(SYS_PERSONALITY, 0), RET_ALLOW, "PER_LINUX");
+        let refused = RET_ERRNO | libc::EPERM as u32;
+        for (flags, what) in [
+            (0x0004_0000, "ADDR_NO_RANDOMIZE"),
+            (0x0040_0000, "READ_IMPLIES_EXEC"),
+            (0x0010_0000, "MMAP_PAGE_ZERO"),
+            (0x0800_0000, "ADDR_LIMIT_32BIT"),
+            (0x0000_0008, "PER_LINUX32"),
+            (0xffff_fffe, "all but the query"),
+        ] {
+            assert_eq!(decide(SYS_PERSONALITY, flags), refused, "{what}");
+        }
+    }
+
+    #[test]
+    fn secret_memory_and_segment_tables_are_refused() {
+        assert_eq!(
+            decide(447, 0),
+            RET_ERRNO | libc::ENOSYS as u32,
+            "memfd_secret"
+        );
+        assert_eq!(decide(154, 0), RET_USER_NOTIF, "modify_ldt");
+        assert_eq!(describe(154), "modify_ldt");
     }
 
     #[test]

@@ -1,41 +1,10 @@
 //! The supervisor as the judge talks to it: a broken request gets an internal-error report and
 //! costs nothing else; limits and statuses come back as documented.
 
-use grundy_sandbox::{Limits, RunSpec, Sandbox, Status, SupervisorCommand};
+mod common;
 
-fn root() -> bool {
-    let root = std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
-        s.lines()
-            .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
-    });
-    if !root {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("CI runs as root, but this process is not root");
-        }
-        eprintln!("SKIPPED: the sandbox needs root");
-    }
-    root
-}
-
-fn supervisor() -> SupervisorCommand {
-    SupervisorCommand {
-        program: env!("CARGO_BIN_EXE_grundy-sandbox").into(),
-        args: vec![],
-    }
-}
-
-fn shell(script: &str) -> RunSpec {
-    RunSpec {
-        argv: vec!["/bin/sh".into(), "-c".into(), script.into()],
-        env: vec![("PATH".into(), "/usr/bin:/bin".into())],
-        files: vec![],
-        stdin: None,
-        stdout_path: None,
-        binds: vec![],
-        copy_out: None,
-        limits: Limits::for_run(1000, 64 * 1024),
-    }
-}
+use common::{probe_binary, probe_run, root, shell, supervisor};
+use grundy_sandbox::{RunReport, Sandbox, Status};
 
 #[test]
 fn malformed_requests_cost_nothing_else() {
@@ -179,4 +148,56 @@ fn statuses_limits_and_figures() {
         "{out:?}"
     );
     assert_eq!(std::fs::read_to_string(&data).unwrap(), "from the host\n");
+}
+
+/// Runs the probe's `call NAME` in a fresh supervisor; `None` where the test cannot run.
+fn call(name: &str) -> Option<RunReport> {
+    if !root() {
+        return None;
+    }
+    let probe = probe_binary()?;
+    let mut sandbox = Sandbox::start(&supervisor()).unwrap();
+    Some(sandbox.run(&probe_run(probe, &["call", name])).unwrap())
+}
+
+/// Only the query and the default pass: ASLR off, `READ_IMPLIES_EXEC` and the 32-bit
+/// personality are refused and leave the default in place.
+#[test]
+fn personality_keeps_the_default() {
+    let Some(report) = call("personality") else {
+        return;
+    };
+    assert_eq!(report.status, Status::Ok, "{report:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&report.stdout),
+        "query 0\ndefault 0\nset 0x40000 EPERM\nset 0x400000 EPERM\nset 0x8 EPERM\nnow 0\n"
+    );
+}
+
+#[test]
+fn secret_memory_is_absent() {
+    let Some(report) = call("memfd_secret") else {
+        return;
+    };
+    assert_eq!(
+        (report.status, String::from_utf8_lossy(&report.stdout)),
+        (Status::Ok, "memfd_secret ENOSYS\n".into()),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn touching_the_segment_tables_ends_the_run() {
+    let Some(report) = call("modify_ldt") else {
+        return;
+    };
+    assert_eq!(
+        (report.status, report.detail.as_deref()),
+        (
+            Status::SecurityViolation,
+            Some("forbidden system call: modify_ldt")
+        ),
+        "{report:?}"
+    );
+    assert!(report.stdout.is_empty(), "{report:?}");
 }
