@@ -44,7 +44,7 @@ fn malformed_requests_cost_nothing_else() {
         writeln!(input, "{request}").unwrap();
         line.clear();
         output.read_line(&mut line).unwrap();
-        let report: grundy_sandbox::RunReport = serde_json::from_str(&line).unwrap();
+        let report: RunReport = serde_json::from_str(&line).unwrap();
         if request == good {
             assert_eq!(report.status, Status::Ok, "{report:?}");
             assert_eq!(report.stdout, b"fine\n");

@@ -202,7 +202,12 @@ try {
   const slug = env("GRUNDY_PACKAGE_SLUG");
   await page.setInputFiles("#package", env("GRUNDY_PACKAGE"));
   await shot("08-teach-upload");
-  await Promise.all([page.waitForURL(`${base}/teach?published=${slug}`), page.click("main button[type=submit]")]);
+  await Promise.all([page.waitForURL(`${base}/teach?uploaded=${slug}`), page.click("main button[type=submit]")]);
+  assert.match(await page.textContent(".notice"), new RegExp(`${slug} is stored at version 1 as a draft`));
+  await Promise.all([
+    page.waitForURL(`${base}/teach?published=${slug}`),
+    page.click(`#teach-problems tr[data-slug='${slug}'] form[action$='/publish'] button`),
+  ]);
   assert.match(await page.textContent(".notice"), new RegExp(`${slug} is published`));
   assert.equal(await page.locator(`#teach-problems tr[data-slug='${slug}']`).count(), 1);
   await shot("09-teach-uploaded");
