@@ -43,9 +43,21 @@ pub struct ServeArgs {
     /// Submissions one user may make in any minute (0: no limit).
     #[arg(long, env = "GRUNDY_SUBMISSION_RATE", default_value_t = 20)]
     pub submission_rate: u32,
-    /// Mark session cookies `Secure` (set when users reach the service over HTTPS).
+    /// Always mark session cookies `Secure` (users reach the service over HTTPS only). Without
+    /// it they are marked when a request came over HTTPS, as `X-Forwarded-Proto` says.
     #[arg(long, env = "GRUNDY_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// A reverse proxy in front adds clients' addresses to `X-Forwarded-For` (its last entry is
+    /// taken as the client's). Without it the header is ignored: clients could forge it.
+    #[arg(long, env = "GRUNDY_TRUST_PROXY")]
+    pub trust_proxy: bool,
+    /// Failed logins or registrations for one name before each further one waits (1 s,
+    /// doubling, at most 15 min).
+    #[arg(long, env = "GRUNDY_LOGIN_FAILURES_PER_NAME", default_value_t = 5)]
+    pub login_failures_per_name: u32,
+    /// The same from one client address (IPv6: one /64); a classroom behind one NAT shares it.
+    #[arg(long, env = "GRUNDY_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 20)]
+    pub login_failures_per_address: u32,
     /// Largest problem package upload, in MiB (zipped).
     #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
     pub max_package_mib: usize,
@@ -190,9 +202,15 @@ fn spawn_workers(
 }
 
 pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
+    let defaults = RequestLimits::default();
+    let mut login_throttle = defaults.login_throttle;
+    login_throttle.per_name.free_failures = args.login_failures_per_name;
+    login_throttle.per_address.free_failures = args.login_failures_per_address;
     let limits = RequestLimits {
         submissions_per_minute: args.submission_rate,
         secure_cookies: args.secure_cookies,
+        trust_proxy: args.trust_proxy,
+        login_throttle,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
         registration: match (args.registration, args.invitation_code.clone()) {
             (RegistrationMode::Open, _) => Registration::Open,
@@ -204,7 +222,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             }
             (RegistrationMode::Closed, _) => Registration::Closed,
         },
-        ..RequestLimits::default()
+        ..defaults
     };
     runtime()?.block_on(async {
         let state = state(

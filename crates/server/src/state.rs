@@ -1,5 +1,5 @@
-//! What every request handler is given: the operations' domain, and the limits HTTP requests
-//! are held to.
+//! What every request handler is given: the operations' domain, the limits HTTP requests are
+//! held to, and what HTTP keeps apart from the operations (failed logins).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,6 +10,7 @@ use grundy_store::Store;
 
 use crate::clock::Clock;
 use crate::domain::{Domain, Policy, Registration};
+use crate::throttle::{Throttle, ThrottleLimits};
 
 /// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
 #[derive(Debug, Clone)]
@@ -19,6 +20,8 @@ pub struct AppState(Arc<App>);
 pub struct App {
     pub domain: Domain,
     pub limits: HttpLimits,
+    /// Failed logins and registrations per name and per address.
+    pub throttle: Throttle,
 }
 
 /// What HTTP requests are held to, apart from what the operations decide.
@@ -29,8 +32,11 @@ pub struct HttpLimits {
     /// A problem package upload (zipped).
     pub package_bytes: usize,
     pub timeout: Duration,
-    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    /// Whether session cookies are always marked `Secure` (the service is reached over HTTPS
+    /// only); else they are when a request came over HTTPS.
     pub secure_cookies: bool,
+    /// Whether a reverse proxy in front tells clients' addresses in `X-Forwarded-For`.
+    pub trust_proxy: bool,
 }
 
 impl Default for HttpLimits {
@@ -51,10 +57,15 @@ pub struct RequestLimits {
     pub timeout: Duration,
     /// Submissions a user may make in any minute; 0 for no limit.
     pub submissions_per_minute: u32,
-    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    /// Whether session cookies are always marked `Secure` (the service is reached over HTTPS
+    /// only); else they are when a request came over HTTPS.
     pub secure_cookies: bool,
+    /// Whether a reverse proxy in front tells clients' addresses in `X-Forwarded-For`.
+    pub trust_proxy: bool,
     /// Who may create an account from the registration page.
     pub registration: Registration,
+    /// Backoff after failed logins and registrations.
+    pub login_throttle: ThrottleLimits,
 }
 
 impl Default for RequestLimits {
@@ -66,7 +77,9 @@ impl Default for RequestLimits {
             timeout: Duration::from_secs(30),
             submissions_per_minute: 20,
             secure_cookies: false,
+            trust_proxy: false,
             registration: Registration::Closed,
+            login_throttle: ThrottleLimits::default(),
         }
     }
 }
@@ -83,6 +96,7 @@ impl RequestLimits {
             package_bytes: self.package_bytes,
             timeout: self.timeout,
             secure_cookies: self.secure_cookies,
+            trust_proxy: self.trust_proxy,
         };
         (policy, http)
     }
@@ -105,10 +119,12 @@ impl AppState {
         limits: RequestLimits,
         clock: Clock,
     ) -> AppState {
+        let throttle = Throttle::new(limits.login_throttle, clock.clone());
         let (policy, limits) = limits.split();
         AppState(Arc::new(App {
             domain: Domain::new(store, catalogue, languages, policy, clock),
             limits,
+            throttle,
         }))
     }
 
