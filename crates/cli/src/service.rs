@@ -58,6 +58,9 @@ pub struct ServeArgs {
     /// The same from one client address (IPv6: one /64); a classroom behind one NAT shares it.
     #[arg(long, env = "GRUNDY_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 20)]
     pub login_failures_per_address: u32,
+    /// Live-progress event streams one user may have open at once (0: no limit).
+    #[arg(long, env = "GRUNDY_EVENT_STREAMS_PER_USER", default_value_t = 8)]
+    pub event_streams_per_user: usize,
     /// Largest problem package upload, in MiB (zipped).
     #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
     pub max_package_mib: usize,
@@ -211,6 +214,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         secure_cookies: args.secure_cookies,
         trust_proxy: args.trust_proxy,
         login_throttle,
+        event_streams_per_user: args.event_streams_per_user,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
         registration: match (args.registration, args.invitation_code.clone()) {
             (RegistrationMode::Open, _) => Registration::Open,

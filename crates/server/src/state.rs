@@ -1,5 +1,5 @@
 //! What every request handler is given: the operations' domain, the limits HTTP requests are
-//! held to, and what HTTP keeps apart from the operations (failed logins).
+//! held to, and what HTTP keeps apart from the operations (failed logins, open event streams).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,6 +10,7 @@ use grundy_store::Store;
 
 use crate::clock::Clock;
 use crate::domain::{Domain, Policy, Registration};
+use crate::events::StreamSlots;
 use crate::throttle::{Throttle, ThrottleLimits};
 
 /// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
@@ -22,6 +23,8 @@ pub struct App {
     pub limits: HttpLimits,
     /// Failed logins and registrations per name and per address.
     pub throttle: Throttle,
+    /// Event streams open per user.
+    pub streams: StreamSlots,
 }
 
 /// What HTTP requests are held to, apart from what the operations decide.
@@ -66,6 +69,8 @@ pub struct RequestLimits {
     pub registration: Registration,
     /// Backoff after failed logins and registrations.
     pub login_throttle: ThrottleLimits,
+    /// Event streams one user may have open at once; 0 for no limit.
+    pub event_streams_per_user: usize,
 }
 
 impl Default for RequestLimits {
@@ -80,6 +85,8 @@ impl Default for RequestLimits {
             trust_proxy: false,
             registration: Registration::Closed,
             login_throttle: ThrottleLimits::default(),
+            // Several tabs following submissions; each stream holds a task that reads the store.
+            event_streams_per_user: 8,
         }
     }
 }
@@ -120,11 +127,13 @@ impl AppState {
         clock: Clock,
     ) -> AppState {
         let throttle = Throttle::new(limits.login_throttle, clock.clone());
+        let streams = StreamSlots::new(limits.event_streams_per_user);
         let (policy, limits) = limits.split();
         AppState(Arc::new(App {
             domain: Domain::new(store, catalogue, languages, policy, clock),
             limits,
             throttle,
+            streams,
         }))
     }
 

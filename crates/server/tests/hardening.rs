@@ -1,10 +1,12 @@
 //! The service's defences against guessing and abuse, in process over a real port 0 on SQLite:
 //! backoff after failed logins and registrations (per name, per address, the proxy's address
-//! only when trusted), registration that tells a taken name only to a form otherwise right, and
-//! `Secure` cookies over HTTPS. Time is a clock the tests move, never a sleep.
+//! only when trusted), registration that tells a taken name only to a form otherwise right,
+//! `Secure` cookies over HTTPS, and the cap on a user's open event streams. Time is a clock the
+//! tests move, never a sleep.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
 
 mod common;
 
@@ -12,8 +14,8 @@ use common::Server;
 use grundy_server::domain::accounts;
 use grundy_server::throttle::{Backoff, ThrottleLimits};
 use grundy_server::{Clock, Registration, RequestLimits, SESSION_COOKIE};
-use grundy_store::{Role, Store};
-use reqwest::header::{HeaderMap, SET_COOKIE};
+use grundy_store::{NewSubmission, Outcome, Role, Store, SubmissionKind};
+use reqwest::header::{HeaderMap, RETRY_AFTER, SET_COOKIE};
 use reqwest::{RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 
@@ -365,5 +367,107 @@ async fn session_cookies_are_secure_when_the_request_came_over_https() {
         secure(&send(server.api_login("ana", "ana-password")).await),
         "always when the operator says so"
     );
+    server.stop().await;
+}
+
+// Event streams.
+
+async fn queue(server: &Server, user: i64) -> i64 {
+    server
+        .state
+        .domain
+        .store
+        .create_submission(
+            &NewSubmission {
+                user_id: user,
+                problem: "stones".into(),
+                kind: SubmissionKind::Program,
+                language: Some("cpp20".into()),
+                source: b"int main() {}".to_vec(),
+                priority: 0,
+                assignment_id: None,
+                instance_seed: None,
+            },
+            grundy_server::now_ms(),
+        )
+        .await
+        .unwrap()
+}
+
+async fn judge(server: &Server, id: i64) {
+    let store = &server.state.domain.store;
+    let now = grundy_server::now_ms();
+    let claimed = store.claim("w1", now, 60_000, 3).await.unwrap().unwrap();
+    assert_eq!(claimed.id, id);
+    let outcome = Outcome {
+        verdict: grundy_judge::Verdict::Accepted,
+        score: 100,
+        max_score: 100,
+        compile_message: None,
+        problem_version: 1,
+    };
+    assert!(store.finish(id, "w1", &outcome, now).await.unwrap());
+    server.state.domain.events.publish(id);
+}
+
+/// Reads an event stream until it ends; the names of its events.
+async fn events_to_the_end(mut response: reqwest::Response) -> Vec<String> {
+    let mut text = Vec::new();
+    while let Some(chunk) = tokio::time::timeout(Duration::from_secs(10), response.chunk())
+        .await
+        .expect("the stream goes on or ends within 10 s")
+        .unwrap()
+    {
+        text.extend_from_slice(&chunk);
+    }
+    String::from_utf8(text)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("event:"))
+        .map(|e| e.trim().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_has_only_so_many_event_streams_open_and_gets_one_back_when_it_ends() {
+    let (server, _now, _dir) = start(RequestLimits {
+        event_streams_per_user: 1,
+        ..RequestLimits::default()
+    })
+    .await;
+    let ana = server.create_user("ana", Role::Student).await;
+    let bob = server.create_user("bob", Role::Student).await;
+    let token = |id| accounts::issue_token(&server.state.domain.store, id, "test");
+    let (ana_token, bob_token) = (token(ana.id).await.unwrap(), token(bob.id).await.unwrap());
+    let (first, second, bobs) = (
+        queue(&server, ana.id).await,
+        queue(&server, ana.id).await,
+        queue(&server, bob.id).await,
+    );
+    let follow = |id: i64, token: &str| {
+        server
+            .client
+            .get(format!("{}/api/v1/submissions/{id}/events", server.url))
+            .bearer_auth(token)
+            .send()
+    };
+
+    let open = follow(first, &ana_token).await.unwrap();
+    assert_eq!(open.status(), StatusCode::OK);
+    let refused = follow(second, &ana_token).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(refused.headers().contains_key(RETRY_AFTER));
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "too_many_requests");
+    let others = follow(bobs, &bob_token).await.unwrap();
+    assert_eq!(others.status(), StatusCode::OK, "the cap is per user");
+
+    // The first one's judging ends, and so does its stream: its place is free again.
+    judge(&server, first).await;
+    let seen = events_to_the_end(open).await;
+    assert_eq!(seen.last().map(String::as_str), Some("done"), "{seen:?}");
+    let again = follow(second, &ana_token).await.unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+    drop((again, others));
     server.stop().await;
 }
