@@ -92,7 +92,8 @@ impl StreamSlots {
     }
 
     /// Streams open now, everyone's.
-    pub fn open(&self) -> usize {
+    #[cfg(test)]
+    fn open(&self) -> usize {
         lock(&self.open).values().sum()
     }
 }
