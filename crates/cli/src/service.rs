@@ -43,13 +43,28 @@ pub struct ServeArgs {
     /// Submissions one user may make in any minute (0: no limit).
     #[arg(long, env = "GRUNDY_SUBMISSION_RATE", default_value_t = 20)]
     pub submission_rate: u32,
-    /// Mark session cookies `Secure` (set when users reach the service over HTTPS).
+    /// Always mark session cookies `Secure` (users reach the service over HTTPS only). Without
+    /// it they are marked when a request came over HTTPS, as `X-Forwarded-Proto` says.
     #[arg(long, env = "GRUNDY_SECURE_COOKIES")]
     pub secure_cookies: bool,
     /// How long an API token lasts, in days: the default and the most a user may ask for.
     #[arg(long, env = "GRUNDY_TOKEN_DAYS", default_value_t = accounts::DEFAULT_TOKEN_DAYS,
           value_parser = clap::value_parser!(u32).range(1..=3650))]
     pub token_days: u32,
+    /// A reverse proxy in front adds clients' addresses to `X-Forwarded-For` (its last entry is
+    /// taken as the client's). Without it the header is ignored: clients could forge it.
+    #[arg(long, env = "GRUNDY_TRUST_PROXY")]
+    pub trust_proxy: bool,
+    /// Failed logins or registrations for one name before each further one waits (1 s,
+    /// doubling, at most 15 min).
+    #[arg(long, env = "GRUNDY_LOGIN_FAILURES_PER_NAME", default_value_t = 5)]
+    pub login_failures_per_name: u32,
+    /// The same from one client address (IPv6: one /64); a classroom behind one NAT shares it.
+    #[arg(long, env = "GRUNDY_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 20)]
+    pub login_failures_per_address: u32,
+    /// Live-progress event streams one user may have open at once (0: no limit).
+    #[arg(long, env = "GRUNDY_EVENT_STREAMS_PER_USER", default_value_t = 8)]
+    pub event_streams_per_user: usize,
     /// Largest problem package upload, in MiB (zipped).
     #[arg(long, env = "GRUNDY_MAX_PACKAGE_MIB", default_value_t = 64)]
     pub max_package_mib: usize,
@@ -198,9 +213,16 @@ fn spawn_workers(
 }
 
 pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
+    let defaults = RequestLimits::default();
+    let mut login_throttle = defaults.login_throttle;
+    login_throttle.per_name.free_failures = args.login_failures_per_name;
+    login_throttle.per_address.free_failures = args.login_failures_per_address;
     let limits = RequestLimits {
         submissions_per_minute: args.submission_rate,
         secure_cookies: args.secure_cookies,
+        trust_proxy: args.trust_proxy,
+        login_throttle,
+        event_streams_per_user: args.event_streams_per_user,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
         token_days: args.token_days,
         problem_quota_bytes: (args.problem_quota_mib > 0)
@@ -215,7 +237,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             }
             (RegistrationMode::Closed, _) => Registration::Closed,
         },
-        ..RequestLimits::default()
+        ..defaults
     };
     runtime()?.block_on(async {
         let state = state(

@@ -22,6 +22,7 @@ mod http;
 pub mod registry;
 mod router;
 mod state;
+pub mod throttle;
 mod web;
 pub mod worker;
 
@@ -43,7 +44,8 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let stop = state.domain.events.shutdown_token();
-    let app = router(state);
+    // Peers' addresses, for counting failed logins per address.
+    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -1,5 +1,5 @@
-//! What every request handler is given: the operations' domain, and the limits HTTP requests
-//! are held to.
+//! What every request handler is given: the operations' domain, the limits HTTP requests are
+//! held to, and what HTTP keeps apart from the operations (failed logins, open event streams).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,6 +10,8 @@ use grundy_store::Store;
 
 use crate::clock::Clock;
 use crate::domain::{Domain, Policy, Registration, accounts};
+use crate::events::StreamSlots;
+use crate::throttle::{Throttle, ThrottleLimits};
 
 /// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
 #[derive(Debug, Clone)]
@@ -19,6 +21,10 @@ pub struct AppState(Arc<App>);
 pub struct App {
     pub domain: Domain,
     pub limits: HttpLimits,
+    /// Failed logins and registrations per name and per address.
+    pub throttle: Throttle,
+    /// Event streams open per user.
+    pub streams: StreamSlots,
 }
 
 /// What HTTP requests are held to, apart from what the operations decide.
@@ -29,8 +35,11 @@ pub struct HttpLimits {
     /// A problem package upload (zipped).
     pub package_bytes: usize,
     pub timeout: Duration,
-    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    /// Whether session cookies are always marked `Secure` (the service is reached over HTTPS
+    /// only); else they are when a request came over HTTPS.
     pub secure_cookies: bool,
+    /// Whether a reverse proxy in front tells clients' addresses in `X-Forwarded-For`.
+    pub trust_proxy: bool,
 }
 
 impl Default for HttpLimits {
@@ -51,14 +60,21 @@ pub struct RequestLimits {
     pub timeout: Duration,
     /// Submissions a user may make in any minute; 0 for no limit.
     pub submissions_per_minute: u32,
-    /// Whether session cookies are marked `Secure` (the service is reached over HTTPS).
+    /// Whether session cookies are always marked `Secure` (the service is reached over HTTPS
+    /// only); else they are when a request came over HTTPS.
     pub secure_cookies: bool,
+    /// Whether a reverse proxy in front tells clients' addresses in `X-Forwarded-For`.
+    pub trust_proxy: bool,
     /// Who may create an account from the registration page.
     pub registration: Registration,
     /// How long an API token lasts, in days (the default and the most).
     pub token_days: u32,
     /// What each owner's problems may take, stored and unpacked; `None` for no limit.
     pub problem_quota_bytes: Option<u64>,
+    /// Backoff after failed logins and registrations.
+    pub login_throttle: ThrottleLimits,
+    /// Event streams one user may have open at once; 0 for no limit.
+    pub event_streams_per_user: usize,
 }
 
 impl Default for RequestLimits {
@@ -70,9 +86,13 @@ impl Default for RequestLimits {
             timeout: Duration::from_secs(30),
             submissions_per_minute: 20,
             secure_cookies: false,
+            trust_proxy: false,
             registration: Registration::Closed,
             token_days: accounts::DEFAULT_TOKEN_DAYS,
             problem_quota_bytes: Some(DEFAULT_PROBLEM_QUOTA_BYTES),
+            login_throttle: ThrottleLimits::default(),
+            // Several tabs following submissions; each stream holds a task that reads the store.
+            event_streams_per_user: 8,
         }
     }
 }
@@ -95,6 +115,7 @@ impl RequestLimits {
             package_bytes: self.package_bytes,
             timeout: self.timeout,
             secure_cookies: self.secure_cookies,
+            trust_proxy: self.trust_proxy,
         };
         (policy, http)
     }
@@ -117,10 +138,14 @@ impl AppState {
         limits: RequestLimits,
         clock: Clock,
     ) -> AppState {
+        let throttle = Throttle::new(limits.login_throttle, clock.clone());
+        let streams = StreamSlots::new(limits.event_streams_per_user);
         let (policy, limits) = limits.split();
         AppState(Arc::new(App {
             domain: Domain::new(store, catalogue, languages, policy, clock),
             limits,
+            throttle,
+            streams,
         }))
     }
 

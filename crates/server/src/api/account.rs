@@ -16,31 +16,44 @@ use super::views::{
 };
 use crate::domain::{accounts, named};
 use crate::http::auth;
+use crate::http::client::Client;
 use crate::state::AppState;
 
 /// Signs in with a name and password and sets the session cookie (a new session each time).
+/// After a few failures for one name or from one address, each further attempt waits longer
+/// (429 with `Retry-After`).
 #[utoipa::path(post, path = "/api/v1/login", tag = "accounts", request_body = LoginBody,
     responses((status = 200, body = UserView,
-            headers(("set-cookie" = String, description = "grundy_session; HttpOnly; SameSite=Lax"))),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+            headers(("set-cookie" = String,
+                description = "grundy_session; HttpOnly; SameSite=Lax; Secure over HTTPS"))),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 429, body = ErrorBody,
+            headers(("retry-after" = u64, description = "seconds to wait")))))]
 pub(super) async fn login(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: Result<Json<LoginBody>, JsonRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Json(login) = body.map_err(rejection)?;
     let previous = auth::session_secret(&headers);
-    let signed_in = accounts::log_in(
-        &state.domain,
-        &login.name,
-        &login.password,
-        previous.as_deref(),
-    )
-    .await?;
+    let signed_in = state
+        .throttle
+        .guard(
+            &login.name,
+            client.address,
+            accounts::log_in(
+                &state.domain,
+                &login.name,
+                &login.password,
+                previous.as_deref(),
+            ),
+        )
+        .await?;
     Ok((
         AppendHeaders([(
             SET_COOKIE,
-            auth::session_cookie(&signed_in.secret, state.limits.secure_cookies),
+            auth::session_cookie(&signed_in.secret, client.secure_cookies(&state.limits)),
         )]),
         Json(UserView::from(&signed_in.user)),
     ))

@@ -44,7 +44,7 @@ fn code(error: &Error) -> &'static str {
         Error::Invalid(_) => "invalid",
         Error::TooLarge => "too_large",
         Error::Unauthorized | Error::BadLogin => "unauthorized",
-        Error::TooManyRequests { .. } => "too_many_requests",
+        Error::TooManyRequests { .. } | Error::Throttled { .. } => "too_many_requests",
         Error::Forbidden(_) => "forbidden",
         Error::NotFound(_) => "not_found",
         Error::Conflict(_) => "conflict",

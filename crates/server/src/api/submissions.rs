@@ -118,20 +118,30 @@ pub(super) async fn submission(
     Ok(Json(detail.into()))
 }
 
+/// How long a user with too many streams open is asked to wait (for one to end).
+const STREAM_RETRY_SECS: u64 = 5;
+
 /// Server-sent events: `state` (now), then `test` per test as judged, then `done`. Workers on
-/// other machines are followed by re-reading the store every second.
+/// other machines are followed by re-reading the store every second. A user may have only a
+/// few streams open at once (429 beyond that); a stream's place is free again when it ends.
 #[utoipa::path(get, path = "/api/v1/submissions/{id}/events", tag = "submissions",
     params(("id" = i64, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "text/event-stream",
         description = "events `state` {status, attempt}, `test` (a test result), `done` {verdict, score, max_score, compile_message}"),
-        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody,
+            headers(("retry-after" = u64, description = "seconds to wait")))))]
 pub(super) async fn events(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let following = submissions::follow(&state.domain, &user, id).await?;
+    let slot = state.streams.take(user.id).ok_or(Error::Throttled {
+        what: "too many event streams open at once",
+        retry_after_secs: STREAM_RETRY_SECS,
+    })?;
     // Subscribed before the first snapshot is read, so nothing falls between the two.
     let mut live = state.domain.events.subscribe();
     let mut stopping = state.domain.events.stopping();
@@ -175,6 +185,8 @@ pub(super) async fn events(
                 }
             }
             if now.status == SubmissionStatus::Done {
+                // Free before the last event: whoever reads `done` may follow another at once.
+                drop(slot);
                 let done = json!({
                     "verdict": now.verdict,
                     "score": now.score,

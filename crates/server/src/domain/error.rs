@@ -22,6 +22,12 @@ pub enum Error {
     BadLogin,
     #[error("at most {limit} submissions a minute; try again in {retry_after_secs} s")]
     TooManyRequests { retry_after_secs: u64, limit: u32 },
+    /// Too many tries where names and passwords are guessed, or too much open at once.
+    #[error("{what}; try again in {retry_after_secs} s")]
+    Throttled {
+        what: &'static str,
+        retry_after_secs: u64,
+    },
     /// The caller is known but may not do this (someone else's things are `NotFound` instead).
     #[error("{0}")]
     Forbidden(&'static str),

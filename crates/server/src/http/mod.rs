@@ -1,7 +1,9 @@
-//! What the API and the pages share of HTTP: who is calling ([`auth`]) and how a refused
-//! operation reads as a status (each renders the body its own way: JSON or a page).
+//! What the API and the pages share of HTTP: who is calling ([`auth`]) and from where
+//! ([`client`]), and how a refused operation reads as a status (each renders the body its own
+//! way: JSON or a page).
 
 pub mod auth;
+pub mod client;
 
 use axum::http::{HeaderValue, StatusCode, header::RETRY_AFTER};
 use axum::response::Response;
@@ -15,7 +17,7 @@ pub fn status(error: &Error) -> StatusCode {
         Error::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
         Error::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Error::Unauthorized | Error::BadLogin => StatusCode::UNAUTHORIZED,
-        Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Error::TooManyRequests { .. } | Error::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::Forbidden(_) => StatusCode::FORBIDDEN,
         Error::NotFound(_) => StatusCode::NOT_FOUND,
         Error::Conflict(_) => StatusCode::CONFLICT,
@@ -26,6 +28,9 @@ pub fn status(error: &Error) -> StatusCode {
 /// A refusal for too many requests says when to try again, whatever its body's shape.
 pub fn with_retry_after(error: &Error, mut response: Response) -> Response {
     if let Error::TooManyRequests {
+        retry_after_secs, ..
+    }
+    | Error::Throttled {
         retry_after_secs, ..
     } = error
     {

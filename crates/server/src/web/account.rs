@@ -4,14 +4,15 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Query, State};
+use axum::http::HeaderMap;
 use axum::http::header::SET_COOKIE;
-use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::{Frame, PageError, Visitor, local_path};
+use super::{Frame, PageError, Visitor, local_path, refusal, refused};
 use crate::domain::{Error, Registration, accounts};
-use crate::http::{self, auth};
+use crate::http::auth;
+use crate::http::client::Client;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -55,42 +56,51 @@ pub(super) struct LoginForm {
 }
 
 /// Sets the new session's cookie and goes where the visitor was headed.
-fn signed_in(state: &AppState, secret: &str, next: &str) -> Response {
+fn signed_in(state: &AppState, client: &Client, secret: &str, next: &str) -> Response {
     (
         AppendHeaders([(
             SET_COOKIE,
-            auth::session_cookie(secret, state.limits.secure_cookies),
+            auth::session_cookie(secret, client.secure_cookies(&state.limits)),
         )]),
         Redirect::to(next),
     )
         .into_response()
 }
 
+/// Signs in, or shows the form again: a wrong name or password, or after too many of them a
+/// wait (429 with `Retry-After`).
 pub(super) async fn login(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, PageError> {
     let next = local_path(form.next.as_deref()).to_owned();
     let previous = auth::session_secret(&headers);
-    match accounts::log_in(
-        &state.domain,
-        &form.name,
-        &form.password,
-        previous.as_deref(),
-    )
-    .await
-    {
-        Ok(session) => Ok(signed_in(&state, &session.secret, &next)),
-        Err(Error::BadLogin) => {
+    let signed_in_now = state
+        .throttle
+        .guard(
+            &form.name,
+            client.address,
+            accounts::log_in(
+                &state.domain,
+                &form.name,
+                &form.password,
+                previous.as_deref(),
+            ),
+        )
+        .await;
+    match signed_in_now {
+        Ok(session) => Ok(signed_in(&state, &client, &session.secret, &next)),
+        Err(refused @ (Error::BadLogin | Error::Throttled { .. })) => {
             let page = LoginPage {
                 frame: Frame::new(None, "Log in"),
                 next,
                 name: form.name,
-                error: Some(Error::BadLogin.to_string()),
+                error: Some(refused.to_string()),
                 can_register: can_register(&state),
             };
-            Ok((StatusCode::UNAUTHORIZED, page).into_response())
+            Ok(refusal(&refused, page))
         }
         Err(other) => Err(other.into()),
     }
@@ -152,28 +162,38 @@ pub(super) struct RegisterForm {
     code: Option<String>,
 }
 
-/// A new student account, signed in at once.
+/// A new student account, signed in at once. Whether the name is taken is said only when
+/// everything else in the form is right, and every refusal counts as a failure for the name and
+/// the address, so names cannot be tried in bulk to learn which exist.
 pub(super) async fn register(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     Form(form): Form<RegisterForm>,
 ) -> Result<Response, PageError> {
     let previous = auth::session_secret(&headers);
-    let registered = accounts::register(
-        &state.domain,
-        &form.name,
-        form.password,
-        form.code.as_deref(),
-        previous.as_deref(),
-    )
-    .await;
+    let registered = state
+        .throttle
+        .guard(
+            &form.name,
+            client.address,
+            accounts::register(
+                &state.domain,
+                &form.name,
+                form.password,
+                form.code.as_deref(),
+                previous.as_deref(),
+            ),
+        )
+        .await;
     match registered {
-        Ok(session) => Ok(signed_in(&state, &session.secret, "/problems")),
-        Err(Error::Internal(cause)) => Err(Error::Internal(cause).into()),
-        Err(refused) => {
-            let status = http::status(&refused);
-            let page = register_page_for(&state, None, form.name, Some(refused.to_string()));
-            Ok((status, page).into_response())
+        Ok(session) => Ok(signed_in(&state, &client, &session.secret, "/problems")),
+        Err(error) => {
+            let message = error.to_string();
+            refused(
+                error,
+                register_page_for(&state, None, form.name, Some(message)),
+            )
         }
     }
 }
