@@ -681,6 +681,10 @@ pub struct Outcome {
     pub test_cpu: Duration,
     /// CPU of every sandboxed run, compiles included, from the supervisors' cgroups.
     pub sandbox_cpu: Option<Duration>,
+    /// Busy CPU of the whole machine from the burst's start until the queue drained, and how
+    /// long that was.
+    pub machine_busy: Option<Duration>,
+    pub busy_window: Duration,
     pub cores: usize,
     pub judges: usize,
     /// Submissions judged twice because the kill cut their first attempt short.
@@ -750,6 +754,16 @@ impl Outcome {
                 "  tests' CPU {:.1} s; the sandbox's cgroups could not be read, so no limit",
                 self.test_cpu.as_secs_f64()
             )),
+        }
+        if let (Some(busy), Some(sandboxed)) = (self.machine_busy, self.sandbox_cpu) {
+            lines.push(format!(
+                "  the whole machine meanwhile: {:.0} of {:.0} CPU-seconds busy, {:.0} s of them \
+                 in the sandboxed runs; the rest went to judging outside the sandbox, the server, \
+                 the database, the clients and any other user of the machine",
+                busy.as_secs_f64(),
+                self.busy_window.as_secs_f64() * self.cores as f64,
+                sandboxed.as_secs_f64(),
+            ));
         }
         if self.reruns > 0 {
             lines.push(format!(
@@ -1194,6 +1208,22 @@ impl SandboxCpu {
     }
 }
 
+/// Busy CPU of the whole machine since boot, every core: all but idle and I/O wait.
+fn machine_busy() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal; guest time is counted inside user and nice.
+    let busy = ticks.iter().take(8).sum::<u64>() - ticks.get(3)? - ticks.get(4)?;
+    // USER_HZ: 100 ticks a second on every Linux ABI.
+    Some(Duration::from_millis(busy.checked_mul(10)?))
+}
+
 /// Samples every quarter second until dropped.
 #[derive(Debug)]
 struct Sampler {
@@ -1596,6 +1626,7 @@ async fn burst(
 
     // The burst: one client per student, each sending its submissions at their planned times.
     let planned = Arc::new(planned);
+    let busy_before = machine_busy();
     let start = Instant::now();
     let mut clients = tokio::task::JoinSet::new();
     for (student, token) in students.iter().enumerate() {
@@ -1703,6 +1734,8 @@ async fn burst(
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
     };
+    let busy_after = machine_busy();
+    let busy_window = start.elapsed();
 
     let mut outcome = Outcome {
         backend: String::new(),
@@ -1716,6 +1749,10 @@ async fn burst(
         by_verdict: BTreeMap::new(),
         test_cpu: Duration::ZERO,
         sandbox_cpu: None,
+        machine_busy: busy_after
+            .zip(busy_before)
+            .map(|(a, b)| a.saturating_sub(b)),
+        busy_window,
         cores: 0,
         judges: 0,
         reruns: 0,
