@@ -437,8 +437,20 @@ async fn a_user_has_only_so_many_event_streams_open_and_gets_one_back_when_it_en
     .await;
     let ana = server.create_user("ana", Role::Student).await;
     let bob = server.create_user("bob", Role::Student).await;
-    let token = |id| accounts::issue_token(&server.state.domain.store, id, "test");
-    let (ana_token, bob_token) = (token(ana.id).await.unwrap(), token(bob.id).await.unwrap());
+    let token = |id| {
+        let days = accounts::DEFAULT_TOKEN_DAYS;
+        accounts::issue_token(
+            &server.state.domain.store,
+            id,
+            "test",
+            grundy_server::now_ms(),
+            days,
+        )
+    };
+    let (ana_token, bob_token) = (
+        token(ana.id).await.unwrap().token,
+        token(bob.id).await.unwrap().token,
+    );
     let (first, second, bobs) = (
         queue(&server, ana.id).await,
         queue(&server, ana.id).await,
