@@ -14,7 +14,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use grundy_judge::{Judge, Languages};
-use grundy_sandbox::{BoxFile, FileSource, Limits, RunSpec, Sandbox, Status, SupervisorCommand};
+use grundy_sandbox::{
+    BoxFile, FileSource, Limits, RunKind, RunSpec, Sandbox, Status, SupervisorCommand,
+};
 
 const ROUNDS: usize = 15;
 const PER_ROUND: usize = 20;
@@ -87,6 +89,7 @@ fn main() {
         binds: vec![],
         copy_out: None,
         limits: Limits::for_run(1000, 64 * 1024),
+        kind: RunKind::Program,
     };
     // Warm up both paths (page cache, cgroup directories, the supervisor's first allocations).
     for _ in 0..10 {

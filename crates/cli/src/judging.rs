@@ -9,7 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::{Event, Judge, Judgement, Languages, Options, Verdict};
-use grundy_sandbox::{Limits, RunReport, Sandbox, SandboxError, Status, SupervisorCommand};
+use grundy_sandbox::{
+    Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
+};
 use serde_json::json;
 
 /// How to isolate, shared by every command that runs programs.
@@ -390,6 +392,7 @@ fn self_test(sandbox: &SandboxArgs) -> Result<RunReport> {
         binds: vec![],
         copy_out: None,
         limits: Limits::for_run(1000, 64 * 1024),
+        kind: RunKind::Program,
     })?;
     if report.status != Status::Ok {
         bail!(

@@ -14,7 +14,8 @@ use grundy_problems::check::{CheckOutcome, Mismatch};
 use grundy_problems::spec::CheckerKind;
 use grundy_problems::{Instance, Problem};
 use grundy_sandbox::{
-    BoxFile, CopyOut, FileSource, Limits, RunReport, RunSpec, Sandbox, SandboxError, Status,
+    BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Sandbox, SandboxError,
+    Status,
 };
 use serde::Serialize;
 
@@ -216,6 +217,7 @@ impl Judge {
                 max_bytes: limits.file_bytes,
             }),
             limits,
+            kind: RunKind::Toolchain,
         };
         let report = self.sandbox.run(&run)?;
         let mut message = String::from_utf8_lossy(&report.stdout).into_owned();
@@ -279,6 +281,7 @@ impl Judge {
             binds: language.binds(),
             copy_out: None,
             limits,
+            kind: RunKind::Program,
         };
         Ok(self.sandbox.run(&spec)?)
     }
@@ -508,6 +511,7 @@ impl Judge {
             binds: language.binds(),
             copy_out: None,
             limits,
+            kind: RunKind::Program,
         };
         let report = self.sandbox.run(&spec)?;
         // Its verdict is its exit code, which the sandbox reports as a runtime error.

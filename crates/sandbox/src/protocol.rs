@@ -64,6 +64,20 @@ pub struct CopyOut {
     pub max_bytes: u64,
 }
 
+/// Whose code a run executes, which decides what it may share with other boxes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunKind {
+    /// A program under test (or a teacher's validator): no file locks and no file-change
+    /// notifications, since a lock or a watch on a file that two boxes both see (a system
+    /// library, a test input shared by two runs) is a signal from one box to the other.
+    #[default]
+    Program,
+    /// A compiler working on a program: it runs no code of the program's author, and build
+    /// tools lock their caches (`go build`).
+    Toolchain,
+}
+
 /// One run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSpec {
@@ -81,6 +95,8 @@ pub struct RunSpec {
     pub binds: Vec<PathBuf>,
     pub copy_out: Option<CopyOut>,
     pub limits: Limits,
+    #[serde(default)]
+    pub kind: RunKind,
 }
 
 /// How a run ended.

@@ -9,6 +9,12 @@
 //! - `personality` may only read the personality or set the default one (`PER_LINUX`); any other
 //!   (ASLR off, `READ_IMPLIES_EXEC`, a mapped page zero, …) fails with `EPERM`, the answer
 //!   runtimes that ask for one (SBCL, the sanitizers' re-exec without ASLR) already cope with;
+//! - for a program under test ([`RunKind::Program`]), file locks (`flock`, POSIX and
+//!   open-file-description locks, their queries) fail with `ENOLCK`, and leases and directory
+//!   notifications (`F_NOTIFY`) with `EINVAL`, what a kernel without them answers: the system's
+//!   files and a shared test input are the same inodes in every box, so a lock or a watch on one
+//!   would be a signal between two boxes running at once. Inotify is absent for everyone (see
+//!   below); compilers keep their locks (`go build` locks its cache);
 //! - sockets other than `AF_UNIX` fail with `EAFNOSUPPORT`: runtimes probe them at start (the
 //!   JVM opens an `AF_INET6` socket to learn whether IPv6 exists), and the run's network
 //!   namespace has no interface anyway, so refusing the family is enough;
@@ -18,6 +24,8 @@
 //!   notifications they fail with `EPERM` instead.
 
 use libc::sock_filter;
+
+use crate::protocol::RunKind;
 
 /// BPF_LD | BPF_W | BPF_ABS (the first two are zero).
 const BPF_LD_W_ABS: u16 = 0x20;
@@ -32,6 +40,8 @@ const OFFSET_NR: u32 = 0;
 const OFFSET_ARCH: u32 = 4;
 /// Low 32 bits of the first argument (little-endian).
 const OFFSET_ARG0: u32 = 16;
+/// Low 32 bits of the second argument.
+const OFFSET_ARG1: u32 = 24;
 
 const RET_KILL_PROCESS: u32 = 0x8000_0000;
 const RET_USER_NOTIF: u32 = 0x7fc0_0000;
@@ -59,6 +69,11 @@ pub const UNSUPPORTED: &[(i64, &str)] = &[
     // machine) and cannot be swapped. ENOSYS is what a kernel without it answers, so every
     // caller already copes.
     (447, "memfd_secret"),
+    // Watching a file every box sees (a system library) shows when another box opens it. A
+    // kernel without inotify answers ENOSYS; runtimes open it only to watch files (Node's
+    // `fs.watch`), which no contest program needs.
+    (253, "inotify_init"),
+    (294, "inotify_init1"),
 ];
 
 /// Violations: the run ends with a security verdict naming the call.
@@ -114,9 +129,18 @@ const SYS_PERSONALITY: u32 = 135;
 /// are exactly what it would act on.
 const PER_LINUX: u32 = 0;
 const PERSONALITY_QUERY: u32 = 0xffff_ffff;
+const SYS_FCNTL: u32 = 72;
+const SYS_FLOCK: u32 = 73;
+/// `F_GETLK`, `F_SETLK`, `F_SETLKW` and the open-file-description `F_OFD_GETLK`,
+/// `F_OFD_SETLK`, `F_OFD_SETLKW`: a query reveals another box's lock as well as a lock does.
+const FCNTL_LOCKS: [u32; 6] = [5, 6, 7, 36, 37, 38];
+/// `F_SETLEASE`, `F_GETLEASE`, `F_NOTIFY` (dnotify: a signal when a file in a watched directory
+/// is read, by anyone).
+const FCNTL_NOTICES: [u32; 3] = [1024, 1025, 1026];
 
-/// The filter; `notify` selects user notification (true) or EPERM for violations.
-pub fn filter(notify: bool) -> Vec<sock_filter> {
+/// The filter for a run of `kind`; `notify` selects user notification (true) or EPERM for
+/// violations.
+pub fn filter(notify: bool, kind: RunKind) -> Vec<sock_filter> {
     let violation = if notify {
         RET_USER_NOTIF
     } else {
@@ -161,6 +185,24 @@ pub fn filter(notify: bool) -> Vec<sock_filter> {
         stmt(BPF_RET_K, RET_ALLOW),
         stmt(BPF_RET_K, RET_ERRNO | libc::EAFNOSUPPORT as u32),
     ]);
+    if kind == RunKind::Program {
+        p.extend([
+            jump(BPF_JEQ_K, SYS_FLOCK, 0, 1),
+            stmt(BPF_RET_K, RET_ERRNO | libc::ENOLCK as u32),
+        ]);
+        let refusals = FCNTL_LOCKS
+            .iter()
+            .map(|&cmd| (cmd, libc::ENOLCK))
+            .chain(FCNTL_NOTICES.iter().map(|&cmd| (cmd, libc::EINVAL)));
+        let mut fcntl = vec![stmt(BPF_LD_W_ABS, OFFSET_ARG1)];
+        for (cmd, errno) in refusals {
+            fcntl.push(jump(BPF_JEQ_K, cmd, 0, 1));
+            fcntl.push(stmt(BPF_RET_K, RET_ERRNO | errno as u32));
+        }
+        fcntl.push(stmt(BPF_RET_K, RET_ALLOW));
+        p.push(jump(BPF_JEQ_K, SYS_FCNTL, 0, fcntl.len() as u8));
+        p.extend(fcntl);
+    }
     p.push(stmt(BPF_RET_K, RET_ALLOW));
     p
 }
@@ -196,7 +238,7 @@ mod tests {
 
     /// A classic-BPF interpreter for the instructions the filter uses, to check the policy without
     /// loading it.
-    fn run(program: &[sock_filter], arch: u32, nr: u32, arg0: u32) -> u32 {
+    fn run(program: &[sock_filter], arch: u32, nr: u32, [arg0, arg1]: [u32; 2]) -> u32 {
         let mut acc = 0u32;
         let mut pc = 0usize;
         loop {
@@ -208,6 +250,7 @@ mod tests {
                         OFFSET_NR => nr,
                         OFFSET_ARCH => arch,
                         OFFSET_ARG0 => arg0,
+                        OFFSET_ARG1 => arg1,
                         other => panic!("load of offset {other}"),
                     }
                 }
@@ -226,7 +269,16 @@ mod tests {
     }
 
     fn decide(nr: u32, arg0: u32) -> u32 {
-        run(&filter(true), AUDIT_ARCH_X86_64, nr, arg0)
+        run(
+            &filter(true, RunKind::Program),
+            AUDIT_ARCH_X86_64,
+            nr,
+            [arg0, 0],
+        )
+    }
+
+    fn decide_fcntl(kind: RunKind, cmd: u32) -> u32 {
+        run(&filter(true, kind), AUDIT_ARCH_X86_64, SYS_FCNTL, [3, cmd])
     }
 
     #[test]
@@ -239,7 +291,7 @@ mod tests {
     #[test]
     fn foreign_abi_is_killed() {
         assert_eq!(
-            run(&filter(true), 0x4000_0003, 20, 0),
+            run(&filter(true, RunKind::Program), 0x4000_0003, 20, [0, 0]),
             RET_KILL_PROCESS,
             "i386"
         );
@@ -313,7 +365,12 @@ mod tests {
     #[test]
     fn violations_fall_back_to_eperm() {
         assert_eq!(
-            run(&filter(false), AUDIT_ARCH_X86_64, 101, 0),
+            run(
+                &filter(false, RunKind::Program),
+                AUDIT_ARCH_X86_64,
+                101,
+                [0, 0]
+            ),
             RET_ERRNO | libc::EPERM as u32
         );
         for &(nr, name) in FORBIDDEN {
@@ -325,6 +382,76 @@ mod tests {
     #[test]
     fn the_program_fits_classic_bpf() {
         // Jumps are 8-bit; the kernel caps programs at 4096 instructions.
-        assert!(filter(true).len() < 256);
+        for kind in [RunKind::Program, RunKind::Toolchain] {
+            assert!(filter(true, kind).len() < 256);
+        }
+    }
+
+    #[test]
+    fn programs_take_no_locks_and_watch_nothing() {
+        let enolck = RET_ERRNO | libc::ENOLCK as u32;
+        let einval = RET_ERRNO | libc::EINVAL as u32;
+        assert_eq!(decide(SYS_FLOCK, 3), enolck, "flock");
+        for (cmd, what) in [(libc::F_SETLK, "F_SETLK"), (libc::F_SETLKW, "F_SETLKW")]
+            .into_iter()
+            .chain([
+                (libc::F_GETLK, "F_GETLK"),
+                (libc::F_OFD_SETLK, "F_OFD_SETLK"),
+            ])
+            .chain([
+                (libc::F_OFD_SETLKW, "F_OFD_SETLKW"),
+                (libc::F_OFD_GETLK, "F_OFD_GETLK"),
+            ])
+        {
+            assert_eq!(decide_fcntl(RunKind::Program, cmd as u32), enolck, "{what}");
+        }
+        for (cmd, what) in [
+            (libc::F_NOTIFY, "F_NOTIFY"),
+            (libc::F_SETLEASE, "F_SETLEASE"),
+            (libc::F_GETLEASE, "F_GETLEASE"),
+        ] {
+            assert_eq!(decide_fcntl(RunKind::Program, cmd as u32), einval, "{what}");
+        }
+        for (cmd, what) in [
+            (libc::F_GETFL, "F_GETFL"),
+            (libc::F_SETFL, "F_SETFL"),
+            (libc::F_DUPFD_CLOEXEC, "F_DUPFD_CLOEXEC"),
+            (libc::F_SETFD, "F_SETFD"),
+        ] {
+            assert_eq!(
+                decide_fcntl(RunKind::Program, cmd as u32),
+                RET_ALLOW,
+                "{what}"
+            );
+        }
+        let enosys = RET_ERRNO | libc::ENOSYS as u32;
+        assert_eq!(decide(libc::SYS_inotify_init1 as u32, 0), enosys);
+        assert_eq!(decide(libc::SYS_inotify_init as u32, 0), enosys);
+    }
+
+    #[test]
+    fn toolchains_keep_their_locks() {
+        let toolchain = |nr, args| {
+            run(
+                &filter(true, RunKind::Toolchain),
+                AUDIT_ARCH_X86_64,
+                nr,
+                args,
+            )
+        };
+        assert_eq!(toolchain(SYS_FLOCK, [3, 2]), RET_ALLOW, "flock");
+        assert_eq!(
+            decide_fcntl(RunKind::Toolchain, libc::F_SETLKW as u32),
+            RET_ALLOW
+        );
+        assert_eq!(
+            decide_fcntl(RunKind::Toolchain, libc::F_OFD_SETLK as u32),
+            RET_ALLOW
+        );
+        assert_eq!(
+            toolchain(101, [0, 0]),
+            RET_USER_NOTIF,
+            "violations are the same for both"
+        );
     }
 }

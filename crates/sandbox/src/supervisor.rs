@@ -27,7 +27,7 @@ use nix::unistd::{Pid, pipe2};
 use crate::cgroup::{self, Group};
 use crate::child::{self, Fds, Plan, TAG_EXEC_FAILED, TAG_SETUP_FAILED, TAG_STATUS};
 use crate::files;
-use crate::protocol::{Hello, RunReport, RunSpec, Status};
+use crate::protocol::{Hello, RunKind, RunReport, RunSpec, Status};
 use crate::seccomp;
 
 /// Host paths every box sees read-only: the system's programs and libraries, and the few files
@@ -98,8 +98,8 @@ struct Supervisor {
     /// None under weak isolation.
     group: Option<Group>,
     work: PathBuf,
-    filter_notify: Vec<libc::sock_filter>,
-    filter_eperm: Vec<libc::sock_filter>,
+    program_filters: Filters,
+    toolchain_filters: Filters,
     /// Host paths bound into the template root so far.
     binds: Vec<PathBuf>,
     runs: u32,
@@ -108,6 +108,22 @@ struct Supervisor {
     /// later, so that teardown overlaps the judge's work instead of delaying the report.
     /// The pid is `None` once reaped (a reaped pid may already belong to a newer init).
     retired: Vec<(Option<Pid>, Group)>,
+}
+
+/// The seccomp programs for one kind of run: with violations notified, and with them failing
+/// with EPERM where the kernel has no user notifications.
+struct Filters {
+    notify: Vec<libc::sock_filter>,
+    eperm: Vec<libc::sock_filter>,
+}
+
+impl Filters {
+    fn for_kind(kind: RunKind) -> Filters {
+        Filters {
+            notify: seccomp::filter(true, kind),
+            eperm: seccomp::filter(false, kind),
+        }
+    }
 }
 
 impl Supervisor {
@@ -137,8 +153,8 @@ impl Supervisor {
         Ok(Supervisor {
             group,
             work,
-            filter_notify: seccomp::filter(true),
-            filter_eperm: seccomp::filter(false),
+            program_filters: Filters::for_kind(RunKind::Program),
+            toolchain_filters: Filters::for_kind(RunKind::Toolchain),
             binds,
             runs: 0,
             last_capability: fs::read_to_string("/proc/sys/kernel/cap_last_cap")
@@ -294,6 +310,10 @@ impl Supervisor {
         };
         let argv = cstrings(spec.argv.clone())?;
         let env = cstrings(spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect())?;
+        let filters = match spec.kind {
+            RunKind::Program => &self.program_filters,
+            RunKind::Toolchain => &self.toolchain_filters,
+        };
         let plan = Plan {
             root: root.to_path_buf(),
             box_dir: box_dir.to_path_buf(),
@@ -302,8 +322,8 @@ impl Supervisor {
             argv,
             env,
             limits,
-            filter_notify: &self.filter_notify,
-            filter_eperm: &self.filter_eperm,
+            filter_notify: &filters.notify,
+            filter_eperm: &filters.eperm,
         };
 
         let io = |what: &'static str| move |e: nix::Error| format!("{what}: {e}");

@@ -4,7 +4,12 @@
 mod common;
 
 use common::{probe_binary, probe_run, root, shell, supervisor};
-use grundy_sandbox::{RunReport, Sandbox, Status};
+use std::fs::OpenOptions;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::process::Command;
+
+use grundy_sandbox::{RunKind, RunReport, Sandbox, Status};
 
 #[test]
 fn malformed_requests_cost_nothing_else() {
@@ -12,7 +17,7 @@ fn malformed_requests_cost_nothing_else() {
         return;
     }
     use std::io::{BufRead, BufReader, Write};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy-sandbox"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy-sandbox"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -200,4 +205,139 @@ fn touching_the_segment_tables_ends_the_run() {
         "{report:?}"
     );
     assert!(report.stdout.is_empty(), "{report:?}");
+}
+
+/// A shared library every box maps, the system's library directory, and one test input that two
+/// runs read at once: the same inodes in every box.
+fn shared_paths() -> Vec<&'static str> {
+    ["/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/os-release"]
+        .into_iter()
+        .filter(|p| Path::new(p).exists())
+        .take(1)
+        .chain(["/usr/lib"])
+        .collect()
+}
+
+/// One box tries to lock the files both boxes see and holds what it got while the other box
+/// looks: neither can lock anything (so there is nothing to see), and the lines that would carry
+/// a bit (`locked` against `free`) never appear.
+#[test]
+fn two_boxes_running_at_once_cannot_signal_through_locks() {
+    if !root() {
+        return;
+    }
+    let Some(probe) = probe_binary() else {
+        return;
+    };
+    // Under the target directory, not /tmp: every box has a /tmp of its own.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let input = dir.path().join("input");
+    std::fs::write(&input, "3\n1 2 3\n").unwrap();
+    let until = dir.path().join("until");
+    let made = Command::new("mkfifo").arg(&until).status().unwrap();
+    assert!(made.success());
+    let shared = shared_paths();
+
+    let mut holder = probe_run(probe, &[]);
+    holder.argv.push("hold".into());
+    holder.argv.push(until.to_str().unwrap().into());
+    holder.argv.push(input.to_str().unwrap().into());
+    holder.argv.extend(shared.iter().map(|p| p.to_string()));
+    holder.binds.push(dir.path().to_path_buf());
+    holder.stdin = Some(input.clone());
+    let holding = std::thread::spawn(move || {
+        let mut sandbox = Sandbox::start(&supervisor()).unwrap();
+        sandbox.run(&holder).unwrap()
+    });
+    // The holder opens its end only after trying every lock.
+    let release = loop {
+        match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&until)
+        {
+            Ok(file) => break file,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) && !holding.is_finished() => {
+                std::thread::yield_now()
+            }
+            Err(e) => panic!("the holding box never got to its locks: {e}"),
+        }
+    };
+
+    let mut looking = vec!["stdin"];
+    looking.extend(&shared);
+    let mut looker = probe_run(probe, &["probe"]);
+    looker.argv.extend(looking.iter().map(|p| p.to_string()));
+    looker.stdin = Some(input.clone());
+    let mut sandbox = Sandbox::start(&supervisor()).unwrap();
+    let looked = sandbox.run(&looker).unwrap();
+    drop(release);
+    let held = holding.join().unwrap();
+
+    assert_eq!(held.status, Status::Ok, "{held:?}");
+    let expected_held: String = std::iter::once(input.to_str().unwrap())
+        .chain(shared.iter().copied())
+        .map(|p| format!("cannot lock {p}: ENOLCK\n"))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&held.stdout), expected_held);
+
+    assert_eq!(looked.status, Status::Ok, "{looked:?}");
+    let mut expected_looked = String::from("self cannot lock: ENOLCK\n");
+    for who in ["self", "other"] {
+        for path in &looking {
+            let kinds: &[&str] = if *path == "/usr/lib" {
+                &["flock"]
+            } else {
+                &["flock", "posix", "ofd"]
+            };
+            for kind in kinds {
+                expected_looked.push_str(&format!("{who} {path} {kind} ENOLCK\n"));
+            }
+        }
+    }
+    assert_eq!(String::from_utf8_lossy(&looked.stdout), expected_looked);
+}
+
+/// A box told whenever another box opens a library they share could read a message in the
+/// timing of those opens: neither inotify nor dnotify is there for a program.
+#[test]
+fn a_box_cannot_watch_the_files_it_shares() {
+    if !root() {
+        return;
+    }
+    let Some(probe) = probe_binary() else {
+        return;
+    };
+    let shared = shared_paths();
+    let mut watcher = probe_run(probe, &["watch"]);
+    watcher.argv.extend(shared.iter().map(|p| p.to_string()));
+    let mut sandbox = Sandbox::start(&supervisor()).unwrap();
+    let report = sandbox.run(&watcher).unwrap();
+    assert_eq!(report.status, Status::Ok, "{report:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&report.stdout),
+        "inotify_init1 ENOSYS\ndnotify /usr/lib EINVAL\n"
+    );
+}
+
+/// Compilers are not programs under test: `go build` locks its cache, so a toolchain run keeps
+/// its locks (inside its own box, where the probe's child holds them and the parent sees them).
+#[test]
+fn a_toolchain_keeps_its_locks() {
+    if !root() {
+        return;
+    }
+    let Some(probe) = probe_binary() else {
+        return;
+    };
+    let mut compiler = probe_run(probe, &["probe", "probe"]);
+    compiler.kind = RunKind::Toolchain;
+    let mut sandbox = Sandbox::start(&supervisor()).unwrap();
+    let report = sandbox.run(&compiler).unwrap();
+    assert_eq!(report.status, Status::Ok, "{report:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&report.stdout),
+        "self probe flock locked\nself probe posix locked\nself probe ofd locked\n\
+         other probe flock free\nother probe posix free\nother probe ofd free\n"
+    );
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use grundy_sandbox::{BoxFile, FileSource, Limits, RunSpec, SupervisorCommand};
+use grundy_sandbox::{BoxFile, FileSource, Limits, RunKind, RunSpec, SupervisorCommand};
 
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
@@ -43,6 +43,7 @@ pub fn shell(script: &str) -> RunSpec {
         binds: vec![],
         copy_out: None,
         limits: Limits::for_run(1000, 64 * 1024),
+        kind: RunKind::Program,
     }
 }
 

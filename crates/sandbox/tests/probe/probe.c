@@ -2,12 +2,11 @@
  * covert channels between boxes (locks and file events on files every box sees).
  *
  *   probe call personality|memfd_secret|modify_ldt   one call, its result on stdout
- *   probe hold PATH...    lock every PATH, say so on ./ready, keep the locks until ./release ends
+ *   probe hold FIFO PATH...  lock every PATH, say whether it could, keep the locks until FIFO
+ *                         (opened once the locks are tried) ends
  *   probe probe PATH...   which locks on PATH are visible: first a child's of this box ("self"),
  *                         then whatever the other box holds ("other")
- *   probe watch PATH...   watch every PATH for events, check them on a child's opens ("self"),
- *                         say so on ./ready, and after ./release count what arrived ("other")
- *   probe touch PATH...   open and read every PATH
+ *   probe watch PATH...   whether every PATH can be watched (inotify; dnotify on directories)
  *
  * PATH "stdin" is the program's standard input, reopened through /proc/self/fd/0 where a new
  * open file description is needed. Locks taken: flock(2) on everything; on files also a POSIX
@@ -16,7 +15,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,32 +120,28 @@ static void report_locks(const char *who, const char *path) {
     close(fd);
 }
 
-/* Writes `line` to ./ready, then waits until the test closes ./release. */
-static void handshake(const char *line) {
-    int release = open("release", O_RDONLY | O_CLOEXEC);
-    int ready = open("ready", O_WRONLY | O_CLOEXEC);
-    if (ready < 0 || release < 0) {
-        perror("ready/release");
-        exit(3);
-    }
-    if (write(ready, line, strlen(line)) < 0)
-        exit(3);
-    close(ready);
-    char buf[64];
-    while (read(release, buf, sizeof buf) > 0) {
-    }
-}
-
-static int hold(int n, char **paths) {
-    char line[256] = "held\n";
+static int hold(const char *until, int n, char **paths) {
+    int failed = 0;
     for (int i = 0; i < n; i++) {
         int err = lock_all(paths[i]);
         if (err != 0) {
-            snprintf(line, sizeof line, "cannot lock %s: %s\n", paths[i], strerrorname_np(err));
-            break;
+            printf("cannot lock %s: %s\n", paths[i], strerrorname_np(err));
+            failed = 1;
         }
     }
-    handshake(line);
+    if (!failed)
+        printf("held\n");
+    fflush(stdout);
+    /* The test opens the other end once this box has tried (so the other box looks while the
+     * locks are held) and closes it once the other box has looked. */
+    int wait = open(until, O_RDONLY | O_CLOEXEC);
+    if (wait < 0) {
+        perror(until);
+        return 3;
+    }
+    char buf[64];
+    while (read(wait, buf, sizeof buf) > 0) {
+    }
     return 0;
 }
 
@@ -161,11 +155,10 @@ static int probe(int n, char **paths) {
     if (child == 0) {
         close(to_child[1]);
         close(from_child[0]);
-        char ok = 'y';
-        for (int i = 0; i < n; i++)
-            if (lock_all(paths[i]) != 0)
-                ok = 'n';
-        if (write(from_child[1], &ok, 1) != 1)
+        int err = 0;
+        for (int i = 0; i < n && err == 0; i++)
+            err = lock_all(paths[i]);
+        if (write(from_child[1], &err, sizeof err) != sizeof err)
             _exit(3);
         char buf;
         while (read(to_child[0], &buf, 1) > 0) {
@@ -174,9 +167,11 @@ static int probe(int n, char **paths) {
     }
     close(from_child[1]);
     close(to_child[0]);
-    char ok = 'n';
-    if (read(from_child[0], &ok, 1) != 1 || ok != 'y')
-        printf("self could not lock everything: the other box holds a lock\n");
+    int err = 0;
+    if (read(from_child[0], &err, sizeof err) != sizeof err)
+        return 3;
+    if (err != 0)
+        printf("self cannot lock: %s\n", strerrorname_np(err));
     for (int i = 0; i < n; i++)
         report_locks("self", paths[i]);
     close(to_child[1]);
@@ -186,70 +181,30 @@ static int probe(int n, char **paths) {
     return 0;
 }
 
-static void touch_all(int n, char **paths) {
-    for (int i = 0; i < n; i++) {
-        int fd = open_path(paths[i]);
-        if (fd < 0)
-            continue;
-        char buf[16];
-        if (!is_dir(fd) && read(fd, buf, sizeof buf) < 0)
-            perror(paths[i]);
-        close(fd);
-    }
-}
-
-/* Events per watch, read without waiting: everything caused before the call is queued. */
-static void count_events(int inotify, int n, const int *watches, int *counts) {
-    memset(counts, 0, sizeof(int) * n);
-    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-    ssize_t len;
-    while ((len = read(inotify, buf, sizeof buf)) > 0) {
-        for (char *p = buf; p < buf + len;) {
-            struct inotify_event *e = (struct inotify_event *)p;
-            for (int i = 0; i < n; i++)
-                if (watches[i] == e->wd)
-                    counts[i]++;
-            p += sizeof *e + e->len;
-        }
-    }
-}
-
+/* Whether this box can be told of another box's use of every PATH: inotify on the path, dnotify
+ * on a directory. */
 static int watch(int n, char **paths) {
     int inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (inotify < 0) {
-        char line[128];
-        snprintf(line, sizeof line, "inotify_init1 %s\n", strerrorname_np(errno));
-        handshake(line);
-        return 0;
-    }
-    int watches[MAX_PATHS] = {0}, counts[MAX_PATHS] = {0};
+    if (inotify < 0)
+        printf("inotify_init1 %s\n", strerrorname_np(errno));
     for (int i = 0; i < n; i++) {
-        watches[i] = inotify_add_watch(inotify, real_path(paths[i]),
-                                       IN_OPEN | IN_ACCESS | IN_CLOSE_NOWRITE);
-        if (watches[i] < 0)
-            printf("watch %s %s\n", paths[i], strerrorname_np(errno));
+        if (inotify >= 0) {
+            int w = inotify_add_watch(inotify, real_path(paths[i]), IN_OPEN | IN_ACCESS);
+            printf("inotify %s %s\n", paths[i], w < 0 ? strerrorname_np(errno) : "watching");
+        }
+        int fd = open_path(paths[i]);
+        if (fd >= 0 && is_dir(fd)) {
+            int r = fcntl(fd, F_NOTIFY, DN_ACCESS | DN_MULTISHOT);
+            printf("dnotify %s %s\n", paths[i], r < 0 ? strerrorname_np(errno) : "watching");
+        }
     }
-    pid_t child = fork();
-    if (child == 0) {
-        touch_all(n, paths);
-        _exit(0);
-    }
-    waitpid(child, NULL, 0);
-    count_events(inotify, n, watches, counts);
-    for (int i = 0; i < n; i++)
-        printf("self %s events %d\n", paths[i], counts[i]);
-    fflush(stdout);
-    handshake("watching\n");
-    count_events(inotify, n, watches, counts);
-    for (int i = 0; i < n; i++)
-        printf("other %s events %d\n", paths[i], counts[i]);
     return 0;
 }
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3 || argc - 2 > MAX_PATHS) {
-        fprintf(stderr, "usage: probe call|hold|probe|watch|touch ARG...\n");
+        fprintf(stderr, "usage: probe call|hold|probe|watch ARG...\n");
         return 2;
     }
     char *mode = argv[1];
@@ -258,15 +213,11 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "call") == 0)
         return call(args[0]);
     if (strcmp(mode, "hold") == 0)
-        return hold(n, args);
+        return n < 2 ? 2 : hold(args[0], n - 1, args + 1);
     if (strcmp(mode, "probe") == 0)
         return probe(n, args);
     if (strcmp(mode, "watch") == 0)
         return watch(n, args);
-    if (strcmp(mode, "touch") == 0) {
-        touch_all(n, args);
-        return 0;
-    }
     fprintf(stderr, "unknown mode %s\n", mode);
     return 2;
 }
