@@ -1,5 +1,5 @@
 //! The whole HTTP surface: the API and the pages behind one set of layers (CSRF, compression,
-//! tracing, request ids, panics), with the errors of layers and of the router itself given the
+//! tracing, request ids, panics, security headers), with the errors of layers and of the router itself given the
 //! body their address expects: JSON under `/api/`, a page elsewhere.
 
 use axum::Router;
@@ -37,6 +37,10 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(|_| {
             api::error_response(&Error::Internal("a handler panicked".into()))
         }))
+        // Outermost, so that every answer has them, a panic's included.
+        .layer(axum::middleware::from_fn(
+            crate::http::headers::security_headers,
+        ))
         .with_state(state)
 }
 

@@ -319,6 +319,124 @@ async fn trying_names_at_registration_is_throttled_like_logins() {
     server.stop().await;
 }
 
+// Headers.
+
+/// The opening tags of every `<script>` in a page, and every attribute that runs script
+/// (`onclick=`, `onload=`, …) or a `javascript:` address: what a policy without inline script
+/// would block, so a page of ours must have none of them.
+fn inline_script(page: &str) -> Vec<String> {
+    let lower = page.to_ascii_lowercase();
+    let mut found = Vec::new();
+    let mut rest = lower.as_str();
+    while let Some(at) = rest.find("<script") {
+        let tag = &rest[at..at + rest[at..].find('>').unwrap_or(rest.len() - at)];
+        let external = tag.contains(" src=");
+        let data = tag.contains(r#"type="application/json""#);
+        if !external && !data {
+            found.push(tag.to_owned());
+        }
+        rest = &rest[at + 7..];
+    }
+    for (at, _) in lower.match_indices(" on") {
+        let name: String = lower[at + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        if lower[at + 1 + name.len()..].starts_with('=') && name.len() > 2 {
+            found.push(lower[at..(at + 40).min(lower.len())].to_owned());
+        }
+    }
+    if lower.contains("javascript:") {
+        found.push("javascript:".to_owned());
+    }
+    found
+}
+
+/// Every answer, page, API, error or the API's documentation, forbids framing and sniffing and
+/// sets a policy that lets scripts come only from our own files; and the pages need nothing
+/// more (no inline script or handler that the policy would silently break).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_a_policy_without_inline_script_and_the_pages_keep_to_it() {
+    let (server, _now, _dir) = start(RequestLimits::default()).await;
+    server.create_user("tess", Role::Teacher).await;
+    let login = send(server.page_login("tess", "tess-password")).await;
+    let cookie = login
+        .session_cookie()
+        .unwrap_or_else(|| panic!("signed in: {login:?}"))
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let pages = [
+        "/problems",
+        "/problems/stones",
+        "/login",
+        "/register",
+        "/no-such-page",
+        "/courses",
+        "/submissions",
+        "/teach",
+        "/teach/users",
+        "/teach/upload",
+        "/teach/submissions",
+    ];
+    for signed_in in [false, true] {
+        for path in pages {
+            let mut request = server.client.get(format!("{}{path}", server.url));
+            if signed_in {
+                request = request.header("cookie", &cookie);
+            }
+            let answer = send(request).await;
+            if signed_in && !["/no-such-page", "/register"].contains(&path) {
+                assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.text);
+            }
+            let policy = answer.header("content-security-policy");
+            let script_src = policy
+                .split(';')
+                .map(str::trim)
+                .find(|d| d.starts_with("script-src"))
+                .unwrap_or_else(|| panic!("{path}: a script-src in {policy:?}"));
+            assert_eq!(script_src, "script-src 'self'", "{path}");
+            assert!(
+                policy.contains("frame-ancestors 'none'"),
+                "{path}: {policy}"
+            );
+            assert!(policy.contains("object-src 'none'"), "{path}: {policy}");
+            assert_eq!(answer.header("x-content-type-options"), "nosniff", "{path}");
+            assert_eq!(answer.header("x-frame-options"), "DENY", "{path}");
+            if answer.header("content-type").starts_with("text/html") {
+                assert_eq!(inline_script(&answer.text), Vec::<String>::new(), "{path}");
+            }
+        }
+    }
+    for path in [
+        "/api/v1/problems",
+        "/api/v1/no-such-route",
+        "/api/openapi.json",
+        "/api/docs/",
+    ] {
+        let answer = send(server.client.get(format!("{}{path}", server.url))).await;
+        let policy = answer.header("content-security-policy");
+        assert!(policy.contains("script-src 'self';"), "{path}: {policy}");
+        assert_eq!(answer.header("x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(answer.header("x-frame-options"), "DENY", "{path}");
+        if path == "/api/docs/" {
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+            assert_eq!(inline_script(&answer.text), Vec::<String>::new());
+        }
+    }
+}
+
+#[test]
+fn the_inline_script_finder_finds_what_a_policy_blocks() {
+    let page = r#"<script src="/assets/a.js"></script><script type="application/json">{}</script>"#;
+    assert!(inline_script(page).is_empty());
+    assert_eq!(inline_script("<script>alert(1)</script>").len(), 1);
+    assert_eq!(inline_script(r#"<button onclick="x()">"#).len(), 1);
+    assert_eq!(inline_script(r#"<a href="javascript:x()">"#).len(), 1);
+    assert!(inline_script(r#"<p class="on">online</p>"#).is_empty());
+}
+
 // Cookies.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

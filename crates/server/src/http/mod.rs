@@ -1,9 +1,10 @@
 //! What the API and the pages share of HTTP: who is calling ([`auth`]) and from where
-//! ([`client`]), and how a refused operation reads as a status (each renders the body its own
+//! ([`client`]), the headers every answer carries ([`headers`]), and how a refused operation reads as a status (each renders the body its own
 //! way: JSON or a page).
 
 pub mod auth;
 pub mod client;
+pub mod headers;
 
 use axum::http::{HeaderValue, StatusCode, header::RETRY_AFTER};
 use axum::response::Response;
