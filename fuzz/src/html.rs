@@ -243,6 +243,19 @@ fn word_len(text: &str) -> usize {
         .count()
 }
 
+/// `margin-left: -` then a number and a unit of letters: `margin-left: -0.16666667em`.
+fn negative_margin(value: &str) -> bool {
+    let Some(length) = value.strip_prefix("margin-left: -") else {
+        return false;
+    };
+    let digits = length.trim_end_matches(|c: char| c.is_ascii_lowercase());
+    let unit = &length[digits.len()..];
+    (1..=3).contains(&unit.len())
+        && !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && digits.parse::<f64>().is_ok()
+}
+
 fn check_attribute(element: &str, attribute: &str, value: &str) -> Result<(), String> {
     if value.contains('<') {
         return Err(format!("a raw < in the value of {attribute}"));
@@ -260,6 +273,9 @@ fn check_attribute(element: &str, attribute: &str, value: &str) -> Result<(), St
             "text-align: left" | "text-align: center" | "text-align: right" => Ok(()),
             _ => Err(format!("the style {value:?} on <{element}>")),
         },
+        // pulldown-latex's negative space (`\!`, `\kern-1em`): MathML Core draws no negative
+        // `width`, so the renderer pulls what follows back with a margin, and nothing else.
+        ("mspace", "style") if negative_margin(value) => Ok(()),
         (_, "style") => Err(format!("a style attribute on <{element}>")),
         _ if ATTRIBUTES.contains(&attribute) => Ok(()),
         _ => Err(format!("the attribute {attribute:?} on <{element}>")),
@@ -342,6 +358,7 @@ mod tests {
             "<math display=\"block\"><mi>x</mi><mo>&lt;</mo><mspace width=\"0.333em\" /></math>",
             "<table><thead><tr><th style=\"text-align: center\">a</th></tr></thead></table>",
             "<p>a > b<br />c</p><hr />",
+            "<math><mspace width=\"-0.16666667em\" style=\"margin-left: -0.16666667em\" /></math>",
         ] {
             assert_eq!(check(html), Ok(()), "{html}");
         }
@@ -359,6 +376,9 @@ mod tests {
             "<mi mathcolor=\"red\"onload=\"x\">x</mi>",
             "<mi href=\"javascript:x\">x</mi>",
             "<mi style=\"background: url(x)\">x</mi>",
+            "<mspace style=\"margin-left: -1em; background: url(x)\" />",
+            "<mspace style=\"margin-left: 1em\" />",
+            "<mspace style=\"margin-left: -em\" />",
         ] {
             assert!(check(html).is_err(), "{html}");
         }

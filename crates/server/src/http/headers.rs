@@ -10,14 +10,18 @@ use axum::response::Response;
 
 /// Scripts only from our own files, never inline: a `<script>` or an `onclick` that slipped into
 /// a page (a problem statement, a user's name) does not run. Pages are never framed
-/// (clickjacking), forms post only to us, and nothing is fetched from elsewhere. Styles are our
-/// own files too; fonts and images may be `data:` URLs (the statement's MathML fonts, icons).
+/// (clickjacking), forms post only to us, and nothing is fetched or connected to elsewhere.
+/// Style sheets are our own files; `style` attributes are allowed because statements carry two
+/// the renderer writes itself (a table column's `text-align`, the margin of a negative math
+/// space), and nothing else can put one there (the statement fuzz target checks it). Images may
+/// be `data:` or `https:` (a statement may show a figure hosted elsewhere).
 pub const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-     img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; \
-     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+     style-src-attr 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; \
+     connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
 
-/// Swagger UI (`/api/docs`) also loads only its own files, but its React components write
-/// `style` attributes into the page, which a strict `style-src` would break; scripts stay strict.
+/// Swagger UI (`/api/docs`) also loads only its own files, but it adds a `<style>` element to its
+/// page at run time, which a strict `style-src` blocks; scripts stay as strict as on the pages.
 pub const DOCS_POLICY: &str = "default-src 'self'; script-src 'self'; \
      style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
