@@ -379,6 +379,7 @@ async fn every_answer_carries_a_policy_without_inline_script_and_the_pages_keep_
         "/teach/users",
         "/teach/upload",
         "/teach/submissions",
+        "/account",
     ];
     for signed_in in [false, true] {
         for path in pages {

@@ -1350,3 +1350,114 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
     let from = text.find(start).map(|i| i + start.len()).unwrap_or(0);
     text[from..].split(end).next().unwrap_or("")
 }
+
+// One's own account.
+
+fn new_token(html: &str) -> String {
+    let start = html
+        .find(r#"<pre id="new-token">"#)
+        .unwrap_or_else(|| panic!("a new token shown: {html}"))
+        + r#"<pre id="new-token">"#.len();
+    html[start..start + html[start..].find("</pre>").unwrap()].to_owned()
+}
+
+fn token_rows(html: &str) -> usize {
+    html.matches("data-token=").count()
+}
+
+/// A student makes a token on their account page (shown once, and it works), revokes it (it
+/// stops working), cannot revoke anyone else's, and changes their password: the wrong current
+/// one is refused, the right one ends their other sessions but not this one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_page_makes_and_revokes_tokens_and_changes_the_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let bo = server.user("bo", Role::Student).await;
+
+    let empty = page(server.get("/account", ana.cookie())).await;
+    assert_html(&empty, 200);
+    assert_eq!(token_rows(&empty.html), 0);
+    assert_redirect(
+        &page(server.get("/account", None)).await,
+        "/login?next=/account",
+    );
+
+    let made = page(
+        server
+            .post("/account/tokens", ana.cookie())
+            .form(&[("label", "laptop"), ("days", "7")]),
+    )
+    .await;
+    assert_html(&made, 200);
+    let token = new_token(&made.html);
+    assert!(token.starts_with("grundy_"), "{token}");
+    assert_eq!(token_rows(&made.html), 1);
+    assert!(made.html.contains("laptop"));
+    let again = page(server.get("/account", ana.cookie())).await;
+    assert!(!again.html.contains(&token), "a token is shown only once");
+
+    let as_ana = || {
+        server
+            .client
+            .get(format!("{}/api/v1/me", server.url))
+            .bearer_auth(&token)
+    };
+    assert_eq!(as_ana().send().await.unwrap().status(), 200);
+
+    let too_long = page(
+        server
+            .post("/account/tokens", ana.cookie())
+            .form(&[("label", "x"), ("days", "100000")]),
+    )
+    .await;
+    assert_html(&too_long, 400);
+    assert!(too_long.has_error_message());
+
+    let id = made
+        .html
+        .split(r#"data-token=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    let by_bo = page(server.post(&format!("/account/tokens/{id}/revoke"), bo.cookie())).await;
+    assert_html(&by_bo, 404);
+    assert_eq!(as_ana().send().await.unwrap().status(), 200);
+    let revoked = page(server.post(&format!("/account/tokens/{id}/revoke"), ana.cookie())).await;
+    assert_redirect(&revoked, "/account");
+    assert_eq!(as_ana().send().await.unwrap().status(), 401);
+
+    let other_session = accounts::start_session(&server.state.domain, ana.id, None)
+        .await
+        .unwrap();
+    let elsewhere = Account {
+        id: ana.id,
+        cookie: format!("{SESSION_COOKIE}={other_session}"),
+    };
+    let wrong = page(
+        server
+            .post("/account/password", ana.cookie())
+            .form(&[("current", "not-it"), ("new", "a new long password")]),
+    )
+    .await;
+    assert_html(&wrong, 403);
+    assert!(wrong.has_error_message());
+    let changed = page(
+        server
+            .post("/account/password", ana.cookie())
+            .form(&[("current", "ana-password"), ("new", "a new long password")]),
+    )
+    .await;
+    assert_html(&changed, 200);
+    assert!(
+        changed.html.contains(r#"class="notice""#),
+        "{}",
+        changed.html
+    );
+    assert_html(&page(server.get("/account", ana.cookie())).await, 200);
+    assert_redirect(
+        &page(server.get("/account", elsewhere.cookie())).await,
+        "/login?next=/account",
+    );
+}

@@ -1,15 +1,19 @@
-//! Logging in and out, and registering as the operator allows.
+//! Logging in and out, registering as the operator allows, and one's own account: the password
+//! and the API tokens.
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::{Frame, PageError, Visitor, local_path, refusal, refused};
+use grundy_store::User;
+
+use super::{Frame, PageError, SignedIn, Visitor, local_path, refusal, refused};
+use crate::clock::when;
 use crate::domain::{Error, Registration, accounts};
 use crate::http::auth;
 use crate::http::client::Client;
@@ -132,7 +136,7 @@ pub(super) struct RegisterPage {
 
 fn register_page_for(
     state: &AppState,
-    user: Option<grundy_store::User>,
+    user: Option<User>,
     name: String,
     error: Option<String>,
 ) -> RegisterPage {
@@ -196,4 +200,133 @@ pub(super) async fn register(
             )
         }
     }
+}
+
+/// One API token as its owner sees it (never the secret, which is not kept).
+pub(super) struct TokenLine {
+    id: i64,
+    label: String,
+    created: String,
+    expires: String,
+    last_used: Option<String>,
+}
+
+/// The signed-in user's own account: their password and their API tokens.
+#[derive(Template, WebTemplate)]
+#[template(path = "account.html")]
+pub(super) struct AccountPage {
+    frame: Frame,
+    has_password: bool,
+    token_days: u32,
+    tokens: Vec<TokenLine>,
+    /// A token just made: shown once, here, and never again.
+    new_token: Option<String>,
+    notice: Option<&'static str>,
+    error: Option<String>,
+}
+
+async fn account_page_for(state: &AppState, user: User) -> Result<AccountPage, Error> {
+    let tokens = accounts::tokens(&state.domain, &user)
+        .await?
+        .into_iter()
+        .map(|t| TokenLine {
+            id: t.id,
+            label: t.label,
+            created: when(t.created_at),
+            expires: when(t.expires_at),
+            last_used: t.last_used_at.map(when),
+        })
+        .collect();
+    let frame = Frame::new(Some(user), "Your account");
+    Ok(AccountPage {
+        has_password: frame
+            .user
+            .as_ref()
+            .is_some_and(|u| u.password_hash.is_some()),
+        token_days: state.domain.policy.token_days,
+        tokens,
+        new_token: None,
+        notice: None,
+        error: None,
+        frame,
+    })
+}
+
+pub(super) async fn account_page(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> Result<AccountPage, PageError> {
+    Ok(account_page_for(&state, user).await?)
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct PasswordForm {
+    current: Option<String>,
+    new: String,
+}
+
+/// Sets one's own password; this session stays, the others end.
+pub(super) async fn change_password(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    headers: HeaderMap,
+    Form(form): Form<PasswordForm>,
+) -> Result<Response, PageError> {
+    let this_session = auth::session_secret(&headers);
+    let changed = accounts::change_password(
+        &state.domain,
+        &user,
+        form.current.as_deref(),
+        form.new,
+        this_session.as_deref(),
+    )
+    .await;
+    let mut page = account_page_for(&state, user).await?;
+    match changed {
+        Ok(()) => {
+            page.notice = Some(page.frame.ui.password_changed);
+            Ok(page.into_response())
+        }
+        Err(error) => {
+            page.error = Some(error.to_string());
+            refused(error, page)
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct TokenForm {
+    label: Option<String>,
+    days: Option<u32>,
+}
+
+/// A new token, shown on the page this once.
+pub(super) async fn create_token(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Form(form): Form<TokenForm>,
+) -> Result<Response, PageError> {
+    let label = form.label.filter(|l| !l.trim().is_empty());
+    let made = accounts::create_token(&state.domain, &user, label, form.days).await;
+    let mut page = account_page_for(&state, user).await?;
+    match made {
+        Ok(token) => {
+            page.new_token = Some(token.token);
+            Ok(page.into_response())
+        }
+        Err(error) => {
+            page.error = Some(error.to_string());
+            refused(error, page)
+        }
+    }
+}
+
+/// Revokes one of one's own tokens; anyone else's is "not found".
+pub(super) async fn revoke_token(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    accounts::revoke_token(&state.domain, &user, id).await?;
+    Ok(Redirect::to("/account").into_response())
 }

@@ -46,6 +46,10 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         .route("/submissions/{id}", get(student::submission_page))
         .route("/login", get(account::login_page).post(account::login))
         .route("/logout", post(account::logout))
+        .route("/account", get(account::account_page))
+        .route("/account/password", post(account::change_password))
+        .route("/account/tokens", post(account::create_token))
+        .route("/account/tokens/{id}/revoke", post(account::revoke_token))
         .route(
             "/register",
             get(account::register_page).post(account::register),
@@ -215,6 +219,8 @@ fn page_of_form(path: &str) -> &str {
         "/teach/users"
     } else if path == "/courses/join" {
         "/courses"
+    } else if path.starts_with("/account/") {
+        "/account"
     } else if let Some(page) = path
         .strip_suffix("/extensions")
         .or_else(|| path.strip_suffix("/regenerate"))
