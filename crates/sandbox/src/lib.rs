@@ -23,4 +23,4 @@ pub mod supervisor;
 
 pub use client::{Sandbox, SandboxError, SupervisorCommand};
 pub use doctor::Isolation;
-pub use protocol::{BoxFile, CopyOut, FileSource, Limits, RunReport, RunSpec, Status};
+pub use protocol::{Bind, BoxFile, CopyOut, FileSource, Limits, RunReport, RunSpec, Status};
