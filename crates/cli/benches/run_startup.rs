@@ -55,8 +55,8 @@ fn ms(d: Duration) -> f64 {
 
 fn main() -> ExitCode {
     // /proc/self belongs to the process's effective uid.
-    let root = std::fs::metadata("/proc/self")
-        .is_ok_and(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0);
+    let root =
+        std::fs::metadata("/proc/self").is_ok_and(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0);
     if !root {
         println!("run_startup: skipped, the sandbox needs root");
         return ExitCode::SUCCESS;

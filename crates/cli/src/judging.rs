@@ -27,7 +27,8 @@ pub struct SandboxArgs {
     pub languages: Option<PathBuf>,
     /// Compile every program from scratch: no precompiled headers, no cache of compiled
     /// programs (to compare, or to rule the caches out).
-    #[arg(long, env = "GRUNDY_NO_COMPILE_CACHE", global = true)]
+    #[arg(long, env = "GRUNDY_NO_COMPILE_CACHE", global = true,
+          value_parser = clap::builder::BoolishValueParser::new())]
     pub no_compile_cache: bool,
     /// The cap on the cache of compiled programs, in MiB; the least recently used go first.
     #[arg(long, env = "GRUNDY_COMPILE_CACHE_MIB", global = true, default_value_t = Caches::DEFAULT_COMPILED_MAX_BYTES >> 20)]

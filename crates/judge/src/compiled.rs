@@ -202,7 +202,10 @@ mod tests {
         let names: Vec<_> = fs::read_dir(into.path()).unwrap().flatten().collect();
         assert_eq!(names.len(), 1, "only the program, not the result file");
         // No staging directory is left behind.
-        assert_eq!(fs::read_dir(root.path().join("compiled")).unwrap().count(), 1);
+        assert_eq!(
+            fs::read_dir(root.path().join("compiled")).unwrap().count(),
+            1
+        );
     }
 
     #[test]
@@ -222,7 +225,15 @@ mod tests {
         stored(&cache, "new", 1000);
         let into = tempfile::tempdir().unwrap();
         assert!(cache.load("old", into.path()).is_none());
-        assert!(cache.load("used", tempfile::tempdir().unwrap().path()).is_some());
-        assert!(cache.load("new", tempfile::tempdir().unwrap().path()).is_some());
+        assert!(
+            cache
+                .load("used", tempfile::tempdir().unwrap().path())
+                .is_some()
+        );
+        assert!(
+            cache
+                .load("new", tempfile::tempdir().unwrap().path())
+                .is_some()
+        );
     }
 }

@@ -507,7 +507,10 @@ mod tests {
             "sh"
         );
         assert!(languages.get("sh").is_ok());
-        assert!(!marker.exists(), "choosing the shell probed the other language");
+        assert!(
+            !marker.exists(),
+            "choosing the shell probed the other language"
+        );
         // A clone shares what was detected; asking for everything probes the rest.
         let all = languages.clone();
         assert_eq!(all.available().len(), 2);

@@ -277,7 +277,9 @@ impl Judge {
                 1..1,
                 [
                     "-I".to_owned(),
-                    plan.search_dir(self.sandbox.is_weak()).display().to_string(),
+                    plan.search_dir(self.sandbox.is_weak())
+                        .display()
+                        .to_string(),
                 ],
             );
             binds.push(Bind::at(&plan.host_dir, plan.search_dir(false)));
@@ -394,8 +396,7 @@ impl Judge {
                             %why,
                             "cannot build the precompiled header; compiling without it"
                         );
-                        self.pch
-                            .insert(language.id().to_owned(), PchState::Failed);
+                        self.pch.insert(language.id().to_owned(), PchState::Failed);
                         return Ok(None);
                     }
                 }
@@ -417,9 +418,7 @@ impl Judge {
         let limits = compile_limits();
         let spec = &language.spec;
         let mut argv = plan.flags.clone();
-        argv.extend(
-            ["-E", "-H", "-o", "/dev/null", spec.source.as_str()].map(str::to_owned),
-        );
+        argv.extend(["-E", "-H", "-o", "/dev/null", spec.source.as_str()].map(str::to_owned));
         let probe = RunSpec {
             argv,
             env: language.env(),

@@ -61,11 +61,7 @@ impl Plan {
         for (k, v) in language.env() {
             hasher.update(format!("{k}={v}\0").as_bytes());
         }
-        let name = format!(
-            "{}-{}",
-            language.id(),
-            &hex(&hasher.finalize())[..16]
-        );
+        let name = format!("{}-{}", language.id(), &hex(&hasher.finalize())[..16]);
         let host_dir = root.join(&name);
         let file = host_dir.join(format!("{}.gch", header.header));
         Plan {
@@ -96,7 +92,8 @@ impl Plan {
 
     /// Moves the built header (`built`, a file) into place, readable by every run's uid.
     pub(crate) fn install(&self, staging: &Path, built: &Path) -> io::Result<()> {
-        let target_in_staging = staging.join(self.file.strip_prefix(&self.host_dir).expect("under"));
+        let target_in_staging =
+            staging.join(self.file.strip_prefix(&self.host_dir).expect("under"));
         let parent = target_in_staging.parent().expect("a file has a parent");
         fs::create_dir_all(parent)?;
         fs::rename(built, &target_in_staging)?;
@@ -156,9 +153,16 @@ mod tests {
 
     #[test]
     fn the_flags_are_the_compile_command_without_output_and_source() {
-        let argv: Vec<String> = ["/usr/bin/g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp"]
-            .map(str::to_owned)
-            .into();
+        let argv: Vec<String> = [
+            "/usr/bin/g++",
+            "-std=gnu++17",
+            "-O2",
+            "-o",
+            "main",
+            "main.cpp",
+        ]
+        .map(str::to_owned)
+        .into();
         assert_eq!(
             flags(&argv, "main.cpp"),
             ["/usr/bin/g++", "-std=gnu++17", "-O2"]
@@ -172,7 +176,10 @@ mod tests {
             first_included(stderr, "bits/stdc++.h").unwrap(),
             Path::new("/usr/include/x86_64-linux-gnu/c++/12/bits/stdc++.h")
         );
-        assert_eq!(first_included(". /usr/include/stdio.h\n", "bits/stdc++.h"), None);
+        assert_eq!(
+            first_included(". /usr/include/stdio.h\n", "bits/stdc++.h"),
+            None
+        );
         assert_eq!(first_included("", "bits/stdc++.h"), None);
     }
 }
