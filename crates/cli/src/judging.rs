@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
-use grundy_judge::{Event, Judge, Judgement, Languages, Options, Verdict};
+use grundy_judge::{Caches, Event, Judge, Judgement, Languages, Options, Verdict};
 use grundy_sandbox::{
     Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
 };
@@ -27,6 +27,14 @@ pub struct SandboxArgs {
     /// A language table replacing the built-in one (TOML, same layout).
     #[arg(long, env = "GRUNDY_LANGUAGES", global = true)]
     pub languages: Option<PathBuf>,
+    /// Compile every program from scratch: no precompiled headers, no cache of compiled
+    /// programs (to compare, or to rule the caches out).
+    #[arg(long, env = "GRUNDY_NO_COMPILE_CACHE", global = true,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub no_compile_cache: bool,
+    /// The cap on the cache of compiled programs, in MiB; the least recently used go first.
+    #[arg(long, env = "GRUNDY_COMPILE_CACHE_MIB", global = true, default_value_t = Caches::DEFAULT_COMPILED_MAX_BYTES >> 20)]
+    pub compile_cache_mib: u64,
 }
 
 impl SandboxArgs {
@@ -63,9 +71,18 @@ impl SandboxArgs {
         }
     }
 
+    /// The judge's caches under `dir`, as the options say.
+    pub(crate) fn caches(&self, dir: PathBuf) -> Caches {
+        Caches {
+            dir,
+            compile: !self.no_compile_cache,
+            compiled_max_bytes: self.compile_cache_mib << 20,
+        }
+    }
+
     fn judge(&self, cache: PathBuf) -> Result<Judge> {
         let languages = Languages::load(self.languages.as_deref())?;
-        Ok(Judge::new(self.start()?, languages, cache)?)
+        Ok(Judge::new(self.start()?, languages, self.caches(cache))?)
     }
 }
 
@@ -84,12 +101,16 @@ pub struct RunArgs {
     /// Print one JSON object instead of the program's output and a summary.
     #[arg(long)]
     pub json: bool,
+    /// Where precompiled headers and compiled programs are kept between runs (default
+    /// `$XDG_CACHE_HOME/grundy`, else `~/.cache/grundy`).
+    #[arg(long, env = "GRUNDY_CACHE_DIR")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 pub fn run(sandbox: &SandboxArgs, args: RunArgs) -> Result<ExitCode> {
     let source =
         std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
-    let mut judge = sandbox.judge(std::env::temp_dir())?;
+    let mut judge = sandbox.judge(args.cache_dir.unwrap_or_else(default_cache_dir))?;
     let language = judge
         .languages()
         .choose(args.lang.as_deref(), &args.file)?
@@ -178,18 +199,19 @@ pub struct JudgeArgs {
     /// Load problems from this folder instead of the built-in catalogue.
     #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
     pub problems_dir: Option<PathBuf>,
-    /// Where generated test sets are kept between runs.
+    /// Where generated test sets (`tests/`), precompiled headers and compiled programs are kept
+    /// between runs (default `$XDG_CACHE_HOME/grundy`, else `~/.cache/grundy`).
     #[arg(long, env = "GRUNDY_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 }
 
-/// `$XDG_CACHE_HOME/grundy/tests`, else `~/.cache/grundy/tests`, else the temp directory.
+/// `$XDG_CACHE_HOME/grundy`, else `~/.cache/grundy`, else the temp directory.
 pub fn default_cache_dir() -> PathBuf {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
-    base.join("grundy").join("tests")
+    base.join("grundy")
 }
 
 pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
@@ -329,8 +351,8 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
             "isolation": isolation,
             "shortcomings": problems,
             "self_test": self_test.as_ref().map_err(|e| format!("{e:#}")),
-            "languages": languages.available().iter().map(|l| json!({"id": l.id(), "name": l.spec.name, "version": l.version})).collect::<Vec<_>>(),
-            "unavailable": languages.unavailable.iter().map(|u| json!({"id": u.id, "reason": u.reason})).collect::<Vec<_>>(),
+            "languages": languages.available().iter().map(|l| json!({"id": l.id(), "name": l.spec.name, "version": l.version()})).collect::<Vec<_>>(),
+            "unavailable": languages.unavailable().iter().map(|u| json!({"id": u.id, "reason": u.reason})).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
@@ -361,10 +383,10 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
                 "  {:<11} {} — {}",
                 l.id(),
                 l.spec.name,
-                l.version.as_deref().unwrap_or("?")
+                l.version().unwrap_or("?")
             );
         }
-        for u in &languages.unavailable {
+        for u in &languages.unavailable() {
             println!("  {:<11} unavailable: {}", u.id, u.reason);
         }
         if !problems.is_empty() || self_test.is_err() {

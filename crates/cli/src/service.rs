@@ -159,7 +159,8 @@ fn worker_config(
         ),
         supervisor: sandbox.supervisor()?,
         languages_file: sandbox.languages.clone(),
-        cache_dir: data.data_dir.join("tests"),
+        // Test sets in `tests/` as before, compiled programs and headers beside them.
+        cache_dir: sandbox.caches(data.data_dir.clone()),
         lease: Duration::from_secs(judging.lease_secs.max(3)),
         poll: Duration::from_secs(2),
         max_attempts: 3,

@@ -319,3 +319,86 @@ fn wrong_answers_on_hidden_tests_quote_nothing_of_the_output() {
         );
     }
 }
+
+/// What a judgement decides, without the times and memory that differ between runs.
+fn decided(doc: &serde_json::Value) -> serde_json::Value {
+    let tests: Vec<_> = doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| serde_json::json!([t["group"], t["index"], t["verdict"], t["message"]]))
+        .collect();
+    serde_json::json!({
+        "verdict": doc["verdict"],
+        "score": doc["score"],
+        "subtasks": doc["subtasks"],
+        "compiled": doc["compile"]["ok"],
+        "compiler_says": doc["compile"]["message"],
+        "tests": tests,
+    })
+}
+
+#[test]
+fn verdicts_are_the_same_with_the_compile_caches_off_cold_and_warm() {
+    if !isolation_available("compile caches")
+        || !tool_available("compile caches", "/usr/bin/g++")
+        || !tool_available("compile caches", "/usr/bin/python3")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.cpp");
+    std::fs::write(
+        &broken,
+        "#include <bits/stdc++.h>\nint main() { return missing_name; }\n",
+    )
+    .unwrap();
+    let solutions = programs().join("solutions");
+    let files = [
+        ("stones", solutions.join("stones/ok.cpp")),
+        ("stones", solutions.join("stones/wrong.cpp")),
+        ("stones", solutions.join("stones/crash.cpp")),
+        ("nim", broken),
+        ("nim", solutions.join("nim/ok.py")),
+    ];
+    let cache = dir.path().join("cache");
+    let uncached = dir.path().join("uncached");
+    let judge_with = |problem: &str, file: &std::path::Path, cache: &std::path::Path, off: bool| {
+        let mut args = vec![
+            "judge",
+            "--json",
+            "--problem",
+            problem,
+            "--cache-dir",
+            cache.to_str().unwrap(),
+        ];
+        if off {
+            args.push("--no-compile-cache");
+        }
+        args.push(file.to_str().unwrap());
+        json(&grundy(&args, b""))
+    };
+    for (problem, file) in &files {
+        let off = judge_with(problem, file, &uncached, true);
+        let cold = judge_with(problem, file, &cache, false);
+        let warm = judge_with(problem, file, &cache, false);
+        let name = file.file_name().unwrap().to_string_lossy();
+        assert_eq!(decided(&off), decided(&cold), "{name}: off and cold");
+        assert_eq!(decided(&cold), decided(&warm), "{name}: cold and warm");
+        // The warm compilation is the cold one's, figures and all, not a second compile.
+        assert_eq!(cold["compile"], warm["compile"], "{name}");
+    }
+    // One header per C++ language used, built in the cache; none when the caches are off.
+    let headers: Vec<_> = std::fs::read_dir(cache.join("pch"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("bits/stdc++.h.gch").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        headers.len() == 1 && headers[0].starts_with("cpp20-"),
+        "{headers:?}"
+    );
+    assert!(!uncached.join("pch").exists());
+    assert!(!uncached.join("compiled").exists());
+}

@@ -1,10 +1,15 @@
 //! The language table: how to compile and run each language, from an embedded default
-//! (`languages.toml`) or an operator's file. Availability is detected at start.
+//! (`languages.toml`) or an operator's file. A language's availability is detected the first time
+//! it is asked for, and its version the first time that is shown: a one-shot run of one program
+//! probes only that program's language (no JVM starts to run a Python script).
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, OnceLock};
 
+use grundy_sandbox::Bind;
 use serde::Deserialize;
 
 const DEFAULT: &str = include_str!("languages.toml");
@@ -37,6 +42,20 @@ pub struct LanguageSpec {
     /// Runtimes with many threads (the JVM) need more than the default pids limit.
     #[serde(default)]
     pub min_pids: Option<u64>,
+    /// A header to precompile with the compile command's own flags (GCC only).
+    #[serde(default)]
+    pub precompiled_header: Option<PrecompiledHeader>,
+}
+
+/// A header GCC precompiles once per compiler and flags; a source whose first include is this
+/// header compiles against the precompiled copy, any other source exactly as without it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrecompiledHeader {
+    /// As the source names it: `bits/stdc++.h`.
+    pub header: String,
+    /// GCC's `-x` language for building it: `c++-header`.
+    pub kind: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -50,8 +69,8 @@ struct Table {
 pub struct Language {
     pub spec: LanguageSpec,
     vars: BTreeMap<String, String>,
-    /// What the version command printed (first line), when there is one.
-    pub version: Option<String>,
+    /// What the version command printed (first line), asked only when shown.
+    version: OnceLock<Option<String>>,
 }
 
 /// A language that is configured but cannot be used here, and why.
@@ -62,10 +81,25 @@ pub struct Unavailable {
     pub reason: String,
 }
 
+/// The table; clones share what has been detected.
 #[derive(Debug, Clone)]
 pub struct Languages {
-    available: Vec<Language>,
-    pub unavailable: Vec<Unavailable>,
+    entries: Arc<[Entry]>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    spec: LanguageSpec,
+    detected: OnceLock<Result<Language, String>>,
+}
+
+impl Entry {
+    fn language(&self) -> Result<&Language, &str> {
+        self.detected
+            .get_or_init(|| Language::detect(self.spec.clone()))
+            .as_ref()
+            .map_err(String::as_str)
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -144,47 +178,53 @@ impl Languages {
                 });
             }
         }
-        Ok(Self::detect(table.language))
+        Ok(Self::new(table.language))
     }
 
-    fn detect(specs: Vec<LanguageSpec>) -> Languages {
-        let mut available = Vec::new();
-        let mut unavailable = Vec::new();
-        for spec in specs {
-            match Language::detect(spec.clone()) {
-                Ok(lang) => available.push(lang),
-                Err(reason) => unavailable.push(Unavailable {
-                    id: spec.id,
-                    name: spec.name,
-                    reason,
-                }),
-            }
-        }
+    fn new(specs: Vec<LanguageSpec>) -> Languages {
         Languages {
-            available,
-            unavailable,
+            entries: specs
+                .into_iter()
+                .map(|spec| Entry {
+                    spec,
+                    detected: OnceLock::new(),
+                })
+                .collect(),
         }
     }
 
-    pub fn available(&self) -> &[Language] {
-        &self.available
+    /// Every language this machine has (detecting all that are not yet).
+    pub fn available(&self) -> Vec<&Language> {
+        self.entries
+            .iter()
+            .filter_map(|e| e.language().ok())
+            .collect()
+    }
+
+    /// Every configured language this machine lacks, and why (detecting all).
+    pub fn unavailable(&self) -> Vec<Unavailable> {
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                e.language().err().map(|reason| Unavailable {
+                    id: e.spec.id.clone(),
+                    name: e.spec.name.clone(),
+                    reason: reason.to_owned(),
+                })
+            })
+            .collect()
     }
 
     pub fn get(&self, id: &str) -> Result<&Language, LanguageError> {
-        self.available
-            .iter()
-            .find(|l| l.spec.id == id)
-            .ok_or_else(|| {
-                let why = self
-                    .unavailable
-                    .iter()
-                    .find(|u| u.id == id)
-                    .map(|u| format!(" ({}: {})", u.id, u.reason));
-                LanguageError::Unknown(
-                    id.to_owned(),
-                    format!("{}{}", self.ids(), why.unwrap_or_default()),
-                )
-            })
+        let entry = self.entries.iter().find(|e| e.spec.id == id);
+        match entry.map(Entry::language) {
+            Some(Ok(language)) => Ok(language),
+            Some(Err(reason)) => Err(LanguageError::Unknown(
+                id.to_owned(),
+                format!("{} ({id}: {reason})", self.ids()),
+            )),
+            None => Err(LanguageError::Unknown(id.to_owned(), self.ids())),
+        }
     }
 
     /// The language of `file`: by `--lang` when given, else by extension.
@@ -197,14 +237,15 @@ impl Languages {
             .and_then(|e| e.to_str())
             .unwrap_or("")
             .to_ascii_lowercase();
-        self.available
+        self.entries
             .iter()
-            .find(|l| l.spec.extensions.contains(&ext))
+            .filter(|e| e.spec.extensions.contains(&ext))
+            .find_map(|e| e.language().ok())
             .ok_or_else(|| LanguageError::NoExtension(file.display().to_string(), self.ids()))
     }
 
     fn ids(&self) -> String {
-        self.available
+        self.available()
             .iter()
             .map(|l| l.spec.id.as_str())
             .collect::<Vec<_>>()
@@ -231,10 +272,10 @@ impl Language {
             }
             vars.insert(name.clone(), value);
         }
-        let mut lang = Language {
+        let lang = Language {
             spec,
             vars,
-            version: None,
+            version: OnceLock::new(),
         };
         let tool = lang.spec.compile.as_ref().unwrap_or(&lang.spec.run)[0].clone();
         let interpreter = lang.spec.run[0].clone();
@@ -244,26 +285,52 @@ impl Language {
                 return Err(format!("{} is not installed", path.display()));
             }
         }
-        if let Some(command) = &lang.spec.version {
-            let command: Vec<String> = command.iter().map(|c| lang.expand(c, 256)).collect();
-            if let Ok(output) = Command::new(&command[0]).args(&command[1..]).output() {
+        Ok(lang)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+
+    /// What the version command prints (first line), run the first time it is asked for.
+    pub fn version(&self) -> Option<&str> {
+        self.version
+            .get_or_init(|| {
+                let command = self.command(self.spec.version.as_deref()?, 256);
+                let output = Command::new(&command[0])
+                    .args(&command[1..])
+                    .output()
+                    .ok()?;
                 // `java -version` answers on stderr.
                 let text = if output.stdout.is_empty() {
                     output.stderr
                 } else {
                     output.stdout
                 };
-                lang.version = String::from_utf8_lossy(&text)
+                String::from_utf8_lossy(&text)
                     .lines()
                     .next()
-                    .map(|l| l.trim().to_owned());
-            }
-        }
-        Ok(lang)
+                    .map(|l| l.trim().to_owned())
+            })
+            .as_deref()
     }
 
-    pub fn id(&self) -> &str {
-        &self.spec.id
+    /// Which compiler (or interpreter) this is, without running it: its resolved path, size and
+    /// modification time. An upgrade replaces the binary, so anything keyed by this is rebuilt.
+    pub fn toolchain_identity(&self) -> String {
+        let program = self.spec.compile.as_ref().unwrap_or(&self.spec.run)[0].as_str();
+        let path = PathBuf::from(self.expand(program, 256));
+        let resolved = std::fs::canonicalize(&path).unwrap_or(path);
+        match std::fs::metadata(&resolved) {
+            Ok(m) => format!(
+                "{} {} {}.{}",
+                resolved.display(),
+                m.len(),
+                m.mtime(),
+                m.mtime_nsec()
+            ),
+            Err(_) => resolved.display().to_string(),
+        }
     }
 
     /// A command or path with variables and limit figures filled in.
@@ -282,11 +349,11 @@ impl Language {
         command.iter().map(|c| self.expand(c, memory_mib)).collect()
     }
 
-    pub(crate) fn binds(&self) -> Vec<PathBuf> {
+    pub(crate) fn binds(&self) -> Vec<Bind> {
         self.spec
             .binds
             .iter()
-            .map(|b| PathBuf::from(self.expand(b, 256)))
+            .map(|b| Bind::same(self.expand(b, 256)))
             .collect()
     }
 
@@ -367,7 +434,7 @@ mod tests {
         let lang = Language {
             spec: java,
             vars: [("java_home".to_owned(), "/jdk".to_owned())].into(),
-            version: None,
+            version: OnceLock::new(),
         };
         let run = lang.command(&lang.spec.run, 256);
         assert_eq!(run[0], "/jdk/bin/java");
@@ -395,13 +462,10 @@ mod tests {
             "#,
         )
         .unwrap();
-        let languages = Languages::detect(spec.language);
-        assert_eq!(languages.unavailable.len(), 1);
-        assert!(
-            languages.unavailable[0]
-                .reason
-                .contains("/nonexistent/ghost")
-        );
+        let languages = Languages::new(spec.language);
+        let unavailable = languages.unavailable();
+        assert_eq!(unavailable.len(), 1);
+        assert!(unavailable[0].reason.contains("/nonexistent/ghost"));
         assert_eq!(
             languages.choose(None, Path::new("x/prog.SH")).unwrap().id(),
             "sh"
@@ -412,6 +476,45 @@ mod tests {
             .to_string();
         assert!(err.contains("not installed"), "{err}");
         assert!(languages.choose(None, Path::new("prog.unknown")).is_err());
+    }
+
+    #[test]
+    fn only_the_languages_asked_for_are_probed() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("probed");
+        let table: Table = toml::from_str(&format!(
+            r#"
+            [[language]]
+            id = "heavy"
+            name = "Heavy"
+            extensions = ["h"]
+            source = "main.h"
+            vars = {{ home = ["/bin/sh", "-c", "touch {marker}; echo /usr"] }}
+            run = ["{{home}}/bin/true"]
+            [[language]]
+            id = "sh"
+            name = "Shell"
+            extensions = ["sh"]
+            source = "main.sh"
+            run = ["/bin/sh", "main.sh"]
+            "#,
+            marker = marker.display()
+        ))
+        .unwrap();
+        let languages = Languages::new(table.language);
+        assert_eq!(
+            languages.choose(None, Path::new("a.sh")).unwrap().id(),
+            "sh"
+        );
+        assert!(languages.get("sh").is_ok());
+        assert!(
+            !marker.exists(),
+            "choosing the shell probed the other language"
+        );
+        // A clone shares what was detected; asking for everything probes the rest.
+        let all = languages.clone();
+        assert_eq!(all.available().len(), 2);
+        assert!(marker.exists());
     }
 
     #[test]

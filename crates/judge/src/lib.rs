@@ -1,8 +1,10 @@
 //! Judging a submission: compile once in the sandbox, run every test of the problem's test set,
 //! check each output with the problem's checker, score the subtasks, stream events as it goes.
 
+mod compiled;
 pub mod languages;
 pub mod naming;
+mod pch;
 pub mod scoring;
 pub mod testset;
 
@@ -14,10 +16,12 @@ use grundy_problems::check::{CheckOutcome, Mismatch};
 use grundy_problems::spec::CheckerKind;
 use grundy_problems::{Instance, Problem};
 use grundy_sandbox::{
-    BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Sandbox, SandboxError,
+    Bind, BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Sandbox, SandboxError,
     Status,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use crate::compiled::CompiledCache;
 
 pub use grundy_verdict::{TestName, Verdict};
 pub use languages::{Language, LanguageError, Languages};
@@ -37,7 +41,7 @@ pub fn verdict_of_run(status: Status) -> Option<Verdict> {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompileResult {
     pub ok: bool,
     /// The compiler's messages, truncated; for an internal error, only that one occurred.
@@ -153,12 +157,65 @@ const VALIDATOR_REJECTS: i32 = 43;
 /// The language named in answer submissions' judgements.
 pub const ANSWERS_LANGUAGE: &str = "answers";
 
-/// The engine: one sandbox supervisor, the language table, a test-set cache.
+/// Where a judge keeps what it reuses between submissions, and whether it reuses compilations.
+#[derive(Debug, Clone)]
+pub struct Caches {
+    /// Holds `tests/` (generated test sets), `pch/` (precompiled headers) and `compiled/`
+    /// (compiled programs).
+    pub dir: PathBuf,
+    /// Precompiled headers and compiled programs; off, every submission is compiled from scratch
+    /// (to compare, or to rule the caches out).
+    pub compile: bool,
+    /// The cap on `compiled/`, least recently used first out. Precompiled headers (one per C++
+    /// language, some 120 MB each with GCC 12) are not counted.
+    pub compiled_max_bytes: u64,
+}
+
+impl Caches {
+    pub const DEFAULT_COMPILED_MAX_BYTES: u64 = 1 << 30;
+
+    /// Every cache on, under `dir`.
+    pub fn new(dir: PathBuf) -> Caches {
+        Caches {
+            dir,
+            compile: true,
+            compiled_max_bytes: Self::DEFAULT_COMPILED_MAX_BYTES,
+        }
+    }
+
+    fn tests(&self) -> PathBuf {
+        self.dir.join("tests")
+    }
+}
+
+impl From<PathBuf> for Caches {
+    fn from(dir: PathBuf) -> Caches {
+        Caches::new(dir)
+    }
+}
+
+impl From<&Path> for Caches {
+    fn from(dir: &Path) -> Caches {
+        Caches::new(dir.to_path_buf())
+    }
+}
+
+/// Whether a language's precompiled header can be offered.
+#[derive(Debug)]
+enum PchState {
+    Ready(pch::Plan),
+    /// Building it failed (logged): this judge compiles without it.
+    Failed,
+}
+
+/// The engine: one sandbox supervisor, the language table, its caches.
 #[derive(Debug)]
 pub struct Judge {
     sandbox: Sandbox,
     languages: Languages,
-    cache: PathBuf,
+    caches: Caches,
+    compiled: Option<CompiledCache>,
+    pch: BTreeMap<String, PchState>,
     scratch: tempfile::TempDir,
     /// The last validator compiled: workers judge runs of one problem in a row.
     validator: Option<CompiledValidator>,
@@ -168,12 +225,16 @@ impl Judge {
     pub fn new(
         sandbox: Sandbox,
         languages: Languages,
-        cache: PathBuf,
+        caches: Caches,
     ) -> Result<Judge, JudgeError> {
         Ok(Judge {
             sandbox,
             languages,
-            cache,
+            compiled: caches.compile.then(|| {
+                CompiledCache::new(caches.dir.join("compiled"), caches.compiled_max_bytes)
+            }),
+            caches,
+            pch: BTreeMap::new(),
             scratch: tempfile::Builder::new().prefix("grundy-judge-").tempdir()?,
             validator: None,
         })
@@ -200,8 +261,32 @@ impl Judge {
             return Ok(Compiled { result, dir });
         };
         let limits = compile_limits();
+        let mut argv = language.command(command, limits.memory_kib / 1024);
+        let key = self
+            .compiled
+            .as_ref()
+            .map(|_| compiled::key(language, &argv, source));
+        if let (Some(cache), Some(key)) = (&self.compiled, &key)
+            && let Some(result) = cache.load(key, dir.path())
+        {
+            tracing::debug!(language = language.id(), "compilation taken from the cache");
+            return Ok(Compiled { result, dir });
+        }
+        let mut binds = language.binds();
+        if let Some(plan) = self.precompiled_header(language, &argv)? {
+            argv.splice(
+                1..1,
+                [
+                    "-I".to_owned(),
+                    plan.search_dir(self.sandbox.is_weak())
+                        .display()
+                        .to_string(),
+                ],
+            );
+            binds.push(Bind::at(&plan.host_dir, plan.search_dir(false)));
+        }
         let run = RunSpec {
-            argv: language.command(command, limits.memory_kib / 1024),
+            argv,
             env: language.env(),
             files: vec![BoxFile {
                 name: spec.source.clone(),
@@ -210,7 +295,7 @@ impl Judge {
             }],
             stdin: None,
             stdout_path: None,
-            binds: language.binds(),
+            binds,
             copy_out: Some(CopyOut {
                 dir: dir.path().to_path_buf(),
                 suffixes: spec.artifacts.clone(),
@@ -259,7 +344,140 @@ impl Judge {
             );
             return Err(JudgeError::Internal);
         }
+        if let (Some(cache), Some(key)) = (&self.compiled, &key)
+            && deterministic(&report, &result, &limits)
+        {
+            cache.store(key, dir.path(), &result);
+        }
         Ok(Compiled { result, dir })
+    }
+
+    /// The language's precompiled header, built first if need be; `None` when the language has
+    /// none, the caches are off, another judge is building it, or it cannot be built.
+    fn precompiled_header(
+        &mut self,
+        language: &Language,
+        argv: &[String],
+    ) -> Result<Option<pch::Plan>, JudgeError> {
+        let Some(header) = &language.spec.precompiled_header else {
+            return Ok(None);
+        };
+        if !self.caches.compile {
+            return Ok(None);
+        }
+        match self.pch.get(language.id()) {
+            Some(PchState::Ready(plan)) => return Ok(Some(plan.clone())),
+            Some(PchState::Failed) => return Ok(None),
+            None => {}
+        }
+        let root = self.caches.dir.join("pch");
+        let plan = pch::Plan::new(&root, language, header, argv);
+        if !plan.ready() {
+            fs::create_dir_all(&root)?;
+            let lock = fs::File::create(plan.lock_path())?;
+            match lock.try_lock() {
+                Ok(()) => {}
+                // Another judge is building it: compile without it meanwhile.
+                Err(fs::TryLockError::WouldBlock) => return Ok(None),
+                Err(fs::TryLockError::Error(e)) => return Err(e.into()),
+            }
+            if !plan.ready() {
+                let started = std::time::Instant::now();
+                match self.build_precompiled_header(language, header, &plan) {
+                    Ok(()) => {
+                        tracing::info!(
+                            language = language.id(),
+                            seconds = started.elapsed().as_secs_f32(),
+                            "precompiled header built"
+                        );
+                        plan.remove_stale(language.id());
+                    }
+                    Err(why) => {
+                        tracing::warn!(
+                            language = language.id(),
+                            %why,
+                            "cannot build the precompiled header; compiling without it"
+                        );
+                        self.pch.insert(language.id().to_owned(), PchState::Failed);
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        self.pch
+            .insert(language.id().to_owned(), PchState::Ready(plan.clone()));
+        Ok(Some(plan))
+    }
+
+    /// Finds the header as the compiler sees it (`-H` on a file including it), then builds its
+    /// `.gch` in the box with the same flags and installs it.
+    fn build_precompiled_header(
+        &mut self,
+        language: &Language,
+        header: &languages::PrecompiledHeader,
+        plan: &pch::Plan,
+    ) -> Result<(), String> {
+        let limits = compile_limits();
+        let spec = &language.spec;
+        let mut argv = plan.flags.clone();
+        argv.extend(["-E", "-H", "-o", "/dev/null", spec.source.as_str()].map(str::to_owned));
+        let probe = RunSpec {
+            argv,
+            env: language.env(),
+            files: vec![BoxFile {
+                name: spec.source.clone(),
+                source: FileSource::Bytes(format!("#include <{}>\n", header.header).into_bytes()),
+                executable: false,
+            }],
+            stdin: None,
+            stdout_path: None,
+            binds: language.binds(),
+            copy_out: None,
+            limits,
+            kind: RunKind::Toolchain,
+        };
+        let report = self.sandbox.run(&probe).map_err(|e| e.to_string())?;
+        let stderr = String::from_utf8_lossy(&report.stderr);
+        let path = pch::first_included(&stderr, &header.header)
+            .filter(|_| report.status == Status::Ok)
+            .ok_or_else(|| format!("{:?} locating the header: {stderr:.500}", report.status))?;
+        let root = plan.host_dir.parent().expect("under the pch root");
+        let staging = tempfile::Builder::new()
+            .prefix(".staging-")
+            .tempdir_in(root)
+            .map_err(|e| e.to_string())?;
+        let gch = "header.gch";
+        let mut argv = plan.flags.clone();
+        argv.extend(["-x", header.kind.as_str(), "-o", gch].map(str::to_owned));
+        argv.push(path.display().to_string());
+        let build = RunSpec {
+            argv,
+            env: language.env(),
+            files: Vec::new(),
+            stdin: None,
+            stdout_path: None,
+            binds: language.binds(),
+            copy_out: Some(CopyOut {
+                dir: staging.path().to_path_buf(),
+                suffixes: vec![".gch".to_owned()],
+                max_bytes: limits.file_bytes,
+            }),
+            limits,
+            kind: RunKind::Toolchain,
+        };
+        let report = self.sandbox.run(&build).map_err(|e| e.to_string())?;
+        if report.status != Status::Ok || !report.copied.iter().any(|c| c == gch) {
+            return Err(format!(
+                "{:?} building it: {:.500}",
+                report.status,
+                String::from_utf8_lossy(&report.stderr)
+            ));
+        }
+        let staging = staging.keep();
+        plan.install(&staging, &staging.join(gch)).map_err(|e| {
+            let _ = fs::remove_dir_all(&staging);
+            e.to_string()
+        })
     }
 
     /// Runs a compiled program once with `stdin` (a host file) under `limits`.
@@ -329,7 +547,7 @@ impl Judge {
             needs_input: spec.checker.kind == CheckerKind::Reference,
         };
         let mut scorer = Scorer::new(problem);
-        let tests = testset::materialize(problem, &self.cache)?;
+        let tests = testset::materialize(problem, &self.caches.tests())?;
         for (position, test) in tests.tests.iter().enumerate() {
             let name = test.group.test(problem, test.index);
             let _test = tracing::info_span!("test", test = %name).entered();
@@ -547,6 +765,7 @@ impl Judge {
                     .languages
                     .available()
                     .first()
+                    .copied()
                     .cloned()
                     .ok_or(JudgeError::Internal)?,
                 compiled: Err(format!(
@@ -687,6 +906,21 @@ impl Judgement {
         self.subtasks = scorer.subtasks();
         self.score = scorer.score();
     }
+}
+
+/// Whether a compilation's outcome follows from its inputs alone, so that it may be cached: a
+/// program, or the compiler's own refusal (a normal exit) well inside the limits (a compiler
+/// short of memory or time may fail another way, or succeed, next time).
+fn deterministic(report: &RunReport, result: &CompileResult, limits: &Limits) -> bool {
+    if result.ok {
+        return report.refused.is_empty();
+    }
+    report.status == Status::RuntimeError
+        && report.exit_code.is_some()
+        && report.cpu_ms < limits.cpu_ms / 2
+        && report.wall_ms < limits.wall_ms / 2
+        && report.memory_kib < limits.memory_kib / 2
+        && !result.message.contains("internal compiler error")
 }
 
 /// Validator and checker limits: generous, they are the judge's own programs.

@@ -165,7 +165,7 @@ pub(crate) fn build_template(
     )
     .map_err(|e| format!("root tmpfs: {e}"))?;
     for source in binds {
-        add_bind(root, source)?;
+        add_bind(root, source, source)?;
     }
     for (link, target) in symlinks {
         std::os::unix::fs::symlink(target, inside(root, link))
@@ -211,10 +211,10 @@ pub(crate) fn build_template(
 }
 
 /// Adds a read-only bind of a host path to the template, at the same path.
-pub(crate) fn add_bind(root: &Path, source: &Path) -> Result<(), String> {
+pub(crate) fn add_bind(root: &Path, source: &Path, target: &Path) -> Result<(), String> {
     bind(
         source,
-        &inside(root, source),
+        &inside(root, target),
         MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
     )
 }

@@ -23,4 +23,6 @@ pub mod supervisor;
 
 pub use client::{Sandbox, SandboxError, SupervisorCommand};
 pub use doctor::Isolation;
-pub use protocol::{BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Status};
+pub use protocol::{
+    Bind, BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Status,
+};

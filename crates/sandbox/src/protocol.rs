@@ -78,6 +78,39 @@ pub enum RunKind {
     Toolchain,
 }
 
+/// A host path mounted read-only in the box, at the same place unless `at` says where. Once
+/// mounted it stays for the supervisor's later runs (read-only software and caches).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bind {
+    pub host: PathBuf,
+    /// An absolute path outside the per-run mounts (`/box`, `/tmp`, `/proc`, `/dev`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<PathBuf>,
+}
+
+impl Bind {
+    /// `host` at the same path in the box.
+    pub fn same(host: impl Into<PathBuf>) -> Bind {
+        Bind {
+            host: host.into(),
+            at: None,
+        }
+    }
+
+    /// `host` at `at` in the box.
+    pub fn at(host: impl Into<PathBuf>, at: impl Into<PathBuf>) -> Bind {
+        Bind {
+            host: host.into(),
+            at: Some(at.into()),
+        }
+    }
+
+    /// Where it appears in the box.
+    pub fn target(&self) -> &std::path::Path {
+        self.at.as_deref().unwrap_or(&self.host)
+    }
+}
+
 /// One run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSpec {
@@ -91,8 +124,8 @@ pub struct RunSpec {
     /// Where on the host the captured standard output is written (created, must not exist).
     /// When absent it comes back in the report.
     pub stdout_path: Option<PathBuf>,
-    /// Extra host paths mounted read-only at the same place (a toolchain outside `/usr`).
-    pub binds: Vec<PathBuf>,
+    /// Extra host paths mounted read-only (a toolchain outside `/usr`, a precompiled header).
+    pub binds: Vec<Bind>,
     pub copy_out: Option<CopyOut>,
     pub limits: Limits,
     #[serde(default)]

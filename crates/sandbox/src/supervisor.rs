@@ -27,7 +27,7 @@ use nix::unistd::{Pid, pipe2};
 use crate::cgroup::{self, Group};
 use crate::child::{self, Fds, Plan, TAG_EXEC_FAILED, TAG_SETUP_FAILED, TAG_STATUS};
 use crate::files;
-use crate::protocol::{Hello, RunKind, RunReport, RunSpec, Status};
+use crate::protocol::{Bind, Hello, RunKind, RunReport, RunSpec, Status};
 use crate::seccomp;
 
 /// Host paths every box sees read-only: the system's programs and libraries, and the few files
@@ -216,21 +216,28 @@ impl Supervisor {
         report
     }
 
-    /// Host paths a language needs (a toolchain outside /usr) join the template the first time
-    /// they are asked for and stay: read-only system software, shared by later runs.
-    fn add_binds(&mut self, root: &Path, binds: &[PathBuf]) -> Result<(), String> {
+    /// Host paths a language needs (a toolchain outside /usr, a precompiled header) join the
+    /// template the first time they are asked for and stay: read-only, shared by later runs.
+    fn add_binds(&mut self, root: &Path, binds: &[Bind]) -> Result<(), String> {
         if self.group.is_none() {
             return Ok(());
         }
-        for path in binds {
-            if !path.is_absolute()
-                || !path.exists()
-                || self.binds.iter().any(|b| path.starts_with(b))
+        for bind in binds {
+            let target = bind.target();
+            if bind.at.is_some() && !valid_bind_target(target) {
+                return Err(format!(
+                    "bind target {} is not a fresh absolute path outside the per-run mounts",
+                    target.display()
+                ));
+            }
+            if !bind.host.is_absolute()
+                || !bind.host.exists()
+                || self.binds.iter().any(|b| target.starts_with(b))
             {
                 continue;
             }
-            child::add_bind(root, path)?;
-            self.binds.push(path.clone());
+            child::add_bind(root, &bind.host, target)?;
+            self.binds.push(target.to_path_buf());
         }
         Ok(())
     }
@@ -855,6 +862,21 @@ fn fresh_private_dir(dir: &Path) -> io::Result<()> {
     fs::DirBuilder::new().mode(0o700).create(dir)
 }
 
+/// Whether a bind may be mounted at `target`: absolute, plain components, and not where each run
+/// mounts its own box, scratch space, `/proc` or `/dev` (which would hide it).
+fn valid_bind_target(target: &Path) -> bool {
+    use std::path::Component;
+    target.is_absolute()
+        && target
+            .components()
+            .skip(1)
+            .all(|c| matches!(c, Component::Normal(_)))
+        && target.components().count() > 1
+        && !["/box", "/tmp", "/proc", "/dev"]
+            .iter()
+            .any(|p| target.starts_with(p))
+}
+
 /// The system binds and top-level symlinks, as this host lays them out.
 fn system_layout() -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
     let mut binds: Vec<PathBuf> = SYSTEM_BINDS
@@ -886,5 +908,26 @@ impl Drop for Supervisor {
             let _ = umount2(&self.work, MntFlags::MNT_DETACH);
         }
         let _ = fs::remove_dir_all(&self.work);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bind_targets_stay_out_of_the_per_run_mounts() {
+        assert!(valid_bind_target(Path::new("/grundy-pch/cpp20-0123")));
+        for bad in [
+            "relative/pch",
+            "/",
+            "/tmp/pch",
+            "/box",
+            "/dev/shm/x",
+            "/proc/1",
+            "/a/../tmp",
+        ] {
+            assert!(!valid_bind_target(Path::new(bad)), "{bad}");
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::process::Command;
 
-use grundy_sandbox::{RunKind, RunReport, Sandbox, Status};
+use grundy_sandbox::{Bind, RunKind, RunReport, Sandbox, Status};
 
 #[test]
 fn malformed_requests_cost_nothing_else() {
@@ -243,7 +243,7 @@ fn two_boxes_running_at_once_cannot_signal_through_locks() {
     holder.argv.push(until.to_str().unwrap().into());
     holder.argv.push(input.to_str().unwrap().into());
     holder.argv.extend(shared.iter().map(|p| p.to_string()));
-    holder.binds.push(dir.path().to_path_buf());
+    holder.binds.push(Bind::same(dir.path()));
     holder.stdin = Some(input.clone());
     let holding = std::thread::spawn(move || {
         let mut sandbox = Sandbox::start(&supervisor()).unwrap();

@@ -60,7 +60,7 @@ pub struct WorkerConfig {
     pub name: String,
     pub supervisor: SupervisorCommand,
     pub languages_file: Option<PathBuf>,
-    pub cache_dir: PathBuf,
+    pub cache_dir: grundy_judge::Caches,
     /// How long a claim holds without a heartbeat; a worker that dies loses it after this.
     pub lease: Duration,
     /// How often to look for work when no wake-up arrives (other machines' submissions).
