@@ -59,7 +59,8 @@ pub struct AssignmentBody {
     pub personal_tests: bool,
     /// Built-in problems, variants or uploaded packages the caller sees, by slug (404 for one
     /// they do not).
-    #[schema(min_items = 1, max_items = 50)] // and unique: see `api::completed`
+    // Unique too, which `api::completed` says (utoipa has no attribute for it).
+    #[schema(min_items = 1, max_items = 50)]
     pub problems: Vec<String>,
 }
 

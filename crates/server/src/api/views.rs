@@ -285,7 +285,8 @@ pub struct NewProgram {
 #[serde(deny_unknown_fields)]
 pub struct NewAnswers {
     pub problem: String,
-    /// At least one, at most 1000 (the document says so: see `api::completed`).
+    // utoipa has no attribute for a map's size: `api::completed` sets these.
+    /// Instance name → answer: at least one, at most 1000.
     pub answers: BTreeMap<String, String>,
     /// The problem version the instances were fetched at (`InstanceList.version`); a
     /// submission for an older version is refused (409) rather than judged on other instances.
@@ -536,4 +537,47 @@ pub struct PasswordBody {
     pub current: Option<String>,
     #[schema(min_length = 8, max_length = 1024)]
     pub new: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use utoipa::PartialSchema;
+
+    /// The words the document lists for a wire enum.
+    fn listed<T: PartialSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap();
+        schema["enum"]
+            .as_array()
+            .expect("an enum schema")
+            .iter()
+            .map(|w| w.as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    /// Each listed word reads into the domain value the domain itself spells that way (the
+    /// conversions are exhaustive matches, so no variant can be missing on either side).
+    fn spelled_alike<W, D>(spell: impl Fn(D) -> String)
+    where
+        W: PartialSchema + serde::de::DeserializeOwned + Into<D>,
+    {
+        for word in listed::<W>() {
+            let wire: W = serde_json::from_value(serde_json::Value::String(word.clone())).unwrap();
+            assert_eq!(spell(wire.into()), word);
+        }
+    }
+
+    #[test]
+    fn the_documents_enums_are_the_domains_words() {
+        spelled_alike::<VerdictName, Verdict>(|v| v.as_str().into());
+        assert_eq!(listed::<VerdictName>().len(), Verdict::ALL.len());
+        spelled_alike::<ScoringName, Scoring>(|v| v.as_str().into());
+        spelled_alike::<FeedbackName, Feedback>(|v| v.as_str().into());
+        spelled_alike::<RoleName, Role>(|v| v.as_str().into());
+        spelled_alike::<MemberRoleName, MemberRole>(|v| v.as_str().into());
+        spelled_alike::<SubmissionKindName, SubmissionKind>(|v| v.as_str().into());
+        spelled_alike::<SubmissionStatusName, SubmissionStatus>(|v| v.as_str().into());
+        spelled_alike::<OriginName, Origin>(|v| v.as_str().into());
+        spelled_alike::<DifficultyName, Difficulty>(|v| v.as_str().into());
+    }
 }
