@@ -35,7 +35,10 @@ fn schemathesis_finds_nothing_for_a_teacher_or_a_student() {
     let tool = schemathesis();
     if !tool.exists() {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{} is missing in CI: run scripts/install-test-deps", tool.display());
+            panic!(
+                "{} is missing in CI: run scripts/install-test-deps",
+                tool.display()
+            );
         }
         eprintln!(
             "SKIPPED schemathesis_finds_nothing_for_a_teacher_or_a_student: {} is not installed \
@@ -58,7 +61,14 @@ fn schemathesis_finds_nothing_for_a_teacher_or_a_student() {
             .arg(here().join("schemathesis.toml"))
             .args(["run", &format!("{url}/api/openapi.json"), "--url", &url])
             .args(["-H", &format!("Authorization: Bearer {token}")])
-            .args(["--checks", "all", "--max-examples", EXAMPLES, "--seed", SEED])
+            .args([
+                "--checks",
+                "all",
+                "--max-examples",
+                EXAMPLES,
+                "--seed",
+                SEED,
+            ])
             // One worker: CPython 3.11's `ast.parse`, which hypothesis calls to describe its
             // filters, fails now and then when threads call it at once ("AST constructor
             // recursion depth mismatch"), and schemathesis reports that as an error of its own.

@@ -445,7 +445,10 @@ async fn submissions_are_checked_and_limited_per_user() {
         (json!({ "problem": "stones", "answers": { "1": 1 } }), 422),
         (json!([ "stones", { "1": "First" } ]), 422),
         (json!({ "problem": "stones", "answers": {} }), 400),
-        (json!({ "problem": "chess", "answers": { "1": "First" } }), 404),
+        (
+            json!({ "problem": "chess", "answers": { "1": "First" } }),
+            404,
+        ),
         (
             json!({ "problem": "stones", "answers": { "1": "First" }, "version": 99 }),
             409,

@@ -169,8 +169,13 @@ pub(super) async fn create_user(
     body: Result<JsonObject<NewUserBody>, ApiError>,
 ) -> Result<(StatusCode, Json<UserView>), ApiError> {
     let JsonObject(new) = body?;
-    let user =
-        accounts::create_user(&state.domain, &admin, &new.name, new.role.into(), new.password)
-            .await?;
+    let user = accounts::create_user(
+        &state.domain,
+        &admin,
+        &new.name,
+        new.role.into(),
+        new.password,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(UserView::from(&user))))
 }

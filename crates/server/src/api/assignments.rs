@@ -28,7 +28,11 @@ use crate::state::AppState;
 #[serde(deny_unknown_fields)]
 pub struct AssignmentBody {
     /// Trimmed; 1 to 200 characters.
-    #[schema(min_length = 1, max_length = 200, pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+    )]
     pub title: String,
     #[serde(deserialize_with = "whole::i64")]
     #[schema(minimum = 0, maximum = 253_402_300_799_999_i64)]

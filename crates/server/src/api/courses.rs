@@ -23,7 +23,11 @@ const MAX_NAMES: usize = 200;
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewCourse {
     /// 1 to 200 characters, not all blank (it is trimmed).
-    #[schema(min_length = 1, max_length = 200, pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+    )]
     pub title: String,
 }
 

@@ -4,10 +4,10 @@
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::views::{ErrorBody, ErrorCode};
 use crate::domain::Error;

@@ -143,9 +143,9 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 /// service gives a token.
 pub(crate) fn routes(limits: HttpLimits, token_days: u32) -> Router<AppState> {
     let (api, doc) = described(limits).split_for_parts();
-    Router::new().merge(api).merge(
-        SwaggerUi::new("/api/docs").url("/api/openapi.json", completed(doc, token_days)),
-    )
+    Router::new()
+        .merge(api)
+        .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", completed(doc, token_days)))
 }
 
 /// The refusals that come from the extractors and layers rather than from handlers, added to
@@ -161,13 +161,20 @@ fn completed(doc: utoipa::openapi::OpenApi, token_days: u32) -> utoipa::openapi:
         })
     };
     if let Some(paths) = doc["paths"].as_object_mut() {
-        for operation in paths.values_mut().filter_map(Value::as_object_mut).flat_map(|item| {
-            item.values_mut()
-                .filter_map(Value::as_object_mut)
-                .filter(|o| o.contains_key("responses"))
-        }) {
+        for operation in paths
+            .values_mut()
+            .filter_map(Value::as_object_mut)
+            .flat_map(|item| {
+                item.values_mut()
+                    .filter_map(Value::as_object_mut)
+                    .filter(|o| o.contains_key("responses"))
+            })
+        {
             let mut common = Vec::new();
-            if operation.get("parameters").is_some_and(|p| p.as_array().is_some_and(|p| !p.is_empty())) {
+            if operation
+                .get("parameters")
+                .is_some_and(|p| p.as_array().is_some_and(|p| !p.is_empty()))
+            {
                 common.push(("400", "a path or query parameter that does not parse"));
             }
             if let Some(body) = operation.get("requestBody") {
@@ -175,15 +182,25 @@ fn completed(doc: utoipa::openapi::OpenApi, token_days: u32) -> utoipa::openapi:
                 if body["content"].get("application/json").is_some() {
                     common.push(("400", "a body that is not JSON"));
                     common.push(("415", "a body that is not `application/json`"));
-                    common.push(("422", "JSON of the wrong shape (a missing, unknown or mistyped field)"));
+                    common.push((
+                        "422",
+                        "JSON of the wrong shape (a missing, unknown or mistyped field)",
+                    ));
                 }
             }
-            if operation.get("security").is_some_and(|s| s.as_array().is_some_and(|s| !s.is_empty())) {
+            if operation
+                .get("security")
+                .is_some_and(|s| s.as_array().is_some_and(|s| !s.is_empty()))
+            {
                 common.push(("401", "no valid token or session"));
             }
-            let responses = operation["responses"].as_object_mut().expect("responses are a map");
+            let responses = operation["responses"]
+                .as_object_mut()
+                .expect("responses are a map");
             for (status, description) in common {
-                responses.entry(status).or_insert_with(|| error(description));
+                responses
+                    .entry(status)
+                    .or_insert_with(|| error(description));
             }
         }
     }

@@ -19,8 +19,8 @@ use super::views::{
     Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
     SubmissionStatusName, SubmissionView, TestView,
 };
-use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::domain::Error;
+use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::state::AppState;
 
 /// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names

@@ -16,8 +16,8 @@ use utoipa::ToSchema;
 use super::JsonResult;
 use super::caller::Teacher;
 use super::error::{ApiError, JsonObject};
-use super::whole;
 use super::views::{Created, ErrorBody, ProblemSummary, Queued, SubmissionStatusName};
+use super::whole;
 use crate::domain::{Error, teaching};
 use crate::state::AppState;
 

@@ -2,8 +2,8 @@
 //! integer 2; serde refuses it for an integer field. These accept what the document promises:
 //! any JSON number without a fractional part that fits the field.
 
-use serde::de::{Deserializer, Error};
 use serde::Deserialize;
+use serde::de::{Deserializer, Error};
 use serde_json::Number;
 
 fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i128, D::Error> {
