@@ -178,8 +178,8 @@ async fn serve_and_submit_on_sqlite() {
             json!({"problem": "nope", "language": "c", "source": "x"})
                 .to_string()
                 .into(),
-            400,
-            "bad_request",
+            404,
+            "not_found",
         ),
         (
             Some(&admin),

@@ -17,7 +17,10 @@ use crate::{api, web};
 
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .merge(api::routes(state.limits.clone()))
+        .merge(api::routes(
+            state.limits.clone(),
+            state.domain.policy.token_days,
+        ))
         .merge(web::routes(state.limits.clone()))
         .fallback(not_found)
         // Browsers send cookies with cross-site requests; writes from other origins are refused.

@@ -370,7 +370,7 @@ async fn admins_create_users_and_nobody_else_does() {
     .await;
     assert_eq!(status, 400, "{doc}");
     let (status, _) = post(&url, Some(&admin), json!({ "name": "z", "role": "wizard" })).await;
-    assert_eq!(status, 400);
+    assert_eq!(status, 422, "not a role the document lists");
     assert_eq!(
         login(&server.url, "sam", "sam-password").await.status(),
         200
@@ -435,17 +435,32 @@ async fn submissions_are_checked_and_limited_per_user() {
     let ana = server.user("ana", Role::Student).await;
     let bob = server.user("bob", Role::Student).await;
     for (body, want) in [
+        // Neither of the document's two shapes, a program and answers.
         (
             json!({ "problem": "stones", "language": "c", "source": "x", "answers": {"1": "First"} }),
-            400,
+            422,
         ),
-        (json!({ "problem": "stones" }), 400),
-        (json!({ "problem": "stones", "answers": {} }), 400),
-        (json!({ "problem": "stones", "language": "c" }), 400),
+        (json!({ "problem": "stones" }), 422),
+        (json!({ "problem": "stones", "language": "c" }), 422),
         (json!({ "problem": "stones", "answers": { "1": 1 } }), 422),
+        (json!([ "stones", { "1": "First" } ]), 422),
+        (json!({ "problem": "stones", "answers": {} }), 400),
+        (
+            json!({ "problem": "chess", "answers": { "1": "First" } }),
+            404,
+        ),
         (
             json!({ "problem": "stones", "answers": { "1": "First" }, "version": 99 }),
             409,
+        ),
+        // JSON Schema's integers include 99.0, so the server takes it as 99.
+        (
+            json!({ "problem": "stones", "answers": { "1": "First" }, "version": 99.0 }),
+            409,
+        ),
+        (
+            json!({ "problem": "stones", "answers": { "1": "First" }, "version": 99.5 }),
+            422,
         ),
     ] {
         let (status, doc) = post(&url, Some(&ana), body.clone()).await;
@@ -607,6 +622,11 @@ async fn teachers_publish_packages_and_variants_that_survive_a_restart() {
             .send()
     };
     assert_eq!(export("stones", &student).await.unwrap().status(), 403);
+    // A problem judged by its family's own checker does not fit a package: a conflict with what
+    // it is, not a malformed request.
+    let refused = export("chomp", &teacher).await.unwrap();
+    assert_eq!(refused.status(), 409);
+    assert_eq!(json_of(refused).await.1["error"], "conflict");
     let response = export("stones", &teacher).await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "application/zip");

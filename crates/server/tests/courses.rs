@@ -339,7 +339,7 @@ async fn the_whole_course(store: Store) {
     assert!(refused["message"].as_str().unwrap().contains("order"));
     let mut unknown = body.clone();
     unknown["problems"] = json!(["stones", "no-such-game"]);
-    assert_eq!(class.post(&new_assignment, &tom, unknown).await.0, 400);
+    assert_eq!(class.post(&new_assignment, &tom, unknown).await.0, 404);
     let (status, assignment) = class.post(&new_assignment, &tom, body.clone()).await;
     assert_eq!(status, 201, "{assignment}");
     let id = assignment["id"].as_i64().unwrap();

@@ -228,7 +228,7 @@ async fn drafts_are_seen_by_their_owners_co_teachers_and_opened_assignments(stor
             assert!(!service.sees(token, slug).await, "{who} sees {slug}");
         }
         for (who, token) in [("bob", &bob), ("ann", &ann), ("zed", &zed)] {
-            assert_eq!(service.submit(token, slug, None).await, 400, "{who}");
+            assert_eq!(service.submit(token, slug, None).await, 404, "{who}");
         }
         let (status, _) = service
             .get(&format!("/api/v1/problems/{slug}/package"), &zed)
@@ -270,7 +270,7 @@ async fn drafts_are_seen_by_their_owners_co_teachers_and_opened_assignments(stor
             week(json!(["nim", "pebbles"]), T0),
         )
         .await;
-    assert_eq!(status, 400, "{refused}");
+    assert_eq!(status, 404, "{refused}");
     assert!(refused["message"].as_str().unwrap().contains("pebbles"));
 
     // The owner, a co-teacher and an admin see both, marked as drafts.
@@ -294,7 +294,7 @@ async fn drafts_are_seen_by_their_owners_co_teachers_and_opened_assignments(stor
     assert_eq!(status, 201, "{assignment}");
     let assignment = assignment["id"].as_i64();
     assert!(!service.sees(&ann, "pebbles").await, "before the opening");
-    assert_eq!(service.submit(&ann, "pebbles", assignment).await, 400);
+    assert_eq!(service.submit(&ann, "pebbles", assignment).await, 404);
     service.at(T0 + HOUR);
     assert!(service.sees(&ann, "pebbles").await, "from the opening");
     assert_eq!(service.submit(&ann, "pebbles", assignment).await, 201);

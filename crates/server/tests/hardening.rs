@@ -243,7 +243,7 @@ async fn registration_tells_a_taken_name_only_to_a_form_otherwise_right() {
     })
     .await;
     server.create_user("ana", Role::Student).await;
-    for password in ["short", &"x".repeat(accounts::MAX_PASSWORD_BYTES + 1)] {
+    for password in ["short", &"x".repeat(accounts::MAX_PASSWORD_CHARS + 1)] {
         let taken = send(server.register("ana", password)).await;
         let free = send(server.register("zed", password)).await;
         assert_eq!(taken.status, StatusCode::BAD_REQUEST, "{}", taken.text);

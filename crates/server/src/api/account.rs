@@ -1,7 +1,6 @@
 //! Logins and sessions, the caller's account, API tokens, users (admins).
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
@@ -9,12 +8,12 @@ use axum::response::{AppendHeaders, IntoResponse};
 
 use super::JsonResult;
 use super::caller::{Admin, CurrentUser};
-use super::error::{ApiError, rejection};
+use super::error::{ApiError, JsonObject};
 use super::views::{
     ErrorBody, LoginBody, NewTokenBody, NewUserBody, PasswordBody, TokenCreated, TokenView,
     UserView,
 };
-use crate::domain::{accounts, named};
+use crate::domain::accounts;
 use crate::http::auth;
 use crate::http::client::Client;
 use crate::state::AppState;
@@ -33,9 +32,9 @@ pub(super) async fn login(
     State(state): State<AppState>,
     client: Client,
     headers: HeaderMap,
-    body: Result<Json<LoginBody>, JsonRejection>,
+    body: Result<JsonObject<LoginBody>, ApiError>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let Json(login) = body.map_err(rejection)?;
+    let JsonObject(login) = body?;
     let previous = auth::session_secret(&headers);
     let signed_in = state
         .throttle
@@ -93,9 +92,9 @@ pub(super) async fn change_password(
     State(state): State<AppState>,
     headers: HeaderMap,
     CurrentUser(user): CurrentUser,
-    body: Result<Json<PasswordBody>, JsonRejection>,
+    body: Result<JsonObject<PasswordBody>, ApiError>,
 ) -> Result<StatusCode, ApiError> {
-    let Json(change) = body.map_err(rejection)?;
+    let JsonObject(change) = body?;
     let keep = auth::session_secret(&headers);
     accounts::change_password(
         &state.domain,
@@ -117,9 +116,9 @@ pub(super) async fn change_password(
 pub(super) async fn create_token(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    body: Result<Json<NewTokenBody>, JsonRejection>,
+    body: Result<JsonObject<NewTokenBody>, ApiError>,
 ) -> Result<(StatusCode, Json<TokenCreated>), ApiError> {
-    let Json(new) = body.map_err(rejection)?;
+    let JsonObject(new) = body?;
     let made = accounts::create_token(&state.domain, &user, new.label, new.expires_in_days).await?;
     Ok((
         StatusCode::CREATED,
@@ -167,10 +166,16 @@ pub(super) async fn revoke_token(
 pub(super) async fn create_user(
     State(state): State<AppState>,
     Admin(admin): Admin,
-    body: Result<Json<NewUserBody>, JsonRejection>,
+    body: Result<JsonObject<NewUserBody>, ApiError>,
 ) -> Result<(StatusCode, Json<UserView>), ApiError> {
-    let Json(new) = body.map_err(rejection)?;
-    let role = named::role(&new.role)?;
-    let user = accounts::create_user(&state.domain, &admin, &new.name, role, new.password).await?;
+    let JsonObject(new) = body?;
+    let user = accounts::create_user(
+        &state.domain,
+        &admin,
+        &new.name,
+        new.role.into(),
+        new.password,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(UserView::from(&user))))
 }

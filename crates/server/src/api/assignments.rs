@@ -3,7 +3,6 @@
 //! view, regenerate and pin; the gradebook, as JSON and CSV.
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
@@ -15,56 +14,74 @@ use utoipa::ToSchema;
 
 use super::JsonResult;
 use super::caller::CurrentUser;
-use super::error::{ApiError, rejection};
-use super::views::{ErrorBody, InstanceList};
-use crate::domain::Error;
+use super::error::{ApiError, JsonObject};
+use super::views::{ErrorBody, FeedbackName, InstanceList, MemberRoleName, ScoringName};
+use super::whole;
 use crate::domain::assignments::{self, Draft, Part, Standing, StudentInstances, StudentProblem};
-use crate::domain::{courses, named};
+use crate::domain::courses;
 use crate::state::AppState;
 
-/// An assignment as a teacher sets it. Times are Unix milliseconds.
+/// An assignment as a teacher sets it. Times are Unix milliseconds from 1970 to the end of
+/// 9999, in order: opens ≤ due ≤ closes (refused with 400 otherwise, a rule between fields the
+/// schema cannot state).
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AssignmentBody {
+    /// Trimmed; 1 to 200 characters.
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+    )]
     pub title: String,
+    #[serde(deserialize_with = "whole::i64")]
+    #[schema(minimum = 0, maximum = 253_402_300_799_999_i64)]
     pub opens_at: i64,
+    #[serde(deserialize_with = "whole::i64")]
+    #[schema(minimum = 0, maximum = 253_402_300_799_999_i64)]
     pub due_at: i64,
     /// The hard deadline (default: the due time, so nothing late is taken).
+    #[serde(default, deserialize_with = "whole::option_i64")]
+    #[schema(minimum = 0, maximum = 253_402_300_799_999_i64)]
     pub closes_at: Option<i64>,
     /// Lost per started step late (default 0).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole::i64")]
+    #[schema(minimum = 0, maximum = 100)]
     pub penalty_percent: i64,
-    /// The step (default a day).
+    /// The step, a minute to 366 days (default a day).
+    #[serde(default, deserialize_with = "whole::option_i64")]
+    #[schema(minimum = 60_000, maximum = 31_622_400_000_i64)]
     pub penalty_step_ms: Option<i64>,
-    /// `best` (default) or `last`.
-    pub scoring: Option<String>,
-    /// `verdict`, `tests` (default) or `inputs`.
-    pub feedback: Option<String>,
+    /// `best` by default.
+    pub scoring: Option<ScoringName>,
+    /// `tests` by default.
+    pub feedback: Option<FeedbackName>,
     /// Also run programs on each student's personal instances (problems with generators
     /// only): worth no points, but their verdicts count and, with feedback `inputs`, a
     /// student sees their own failing inputs.
     #[serde(default)]
     pub personal_tests: bool,
-    /// Built-in problems, variants or uploaded packages, by slug.
+    /// Built-in problems, variants or uploaded packages the caller sees, by slug (404 for one
+    /// they do not).
+    // Unique too, which `api::completed` says (utoipa has no attribute for it).
+    #[schema(min_items = 1, max_items = 50)]
     pub problems: Vec<String>,
 }
 
 impl AssignmentBody {
-    fn into_draft(self) -> Result<Draft, Error> {
-        let scoring = self.scoring.as_deref().map(named::scoring).transpose()?;
-        let feedback = self.feedback.as_deref().map(named::feedback).transpose()?;
-        Ok(Draft {
+    fn into_draft(self) -> Draft {
+        Draft {
             title: self.title,
             opens_at: self.opens_at,
             due_at: self.due_at,
             closes_at: self.closes_at,
             penalty_percent: self.penalty_percent,
             penalty_step_ms: self.penalty_step_ms,
-            scoring: scoring.unwrap_or(Scoring::Best),
-            feedback: feedback.unwrap_or(Feedback::Tests),
+            scoring: self.scoring.map_or(Scoring::Best, Into::into),
+            feedback: self.feedback.map_or(Feedback::Tests, Into::into),
             personal_tests: self.personal_tests,
             problems: self.problems,
-        })
+        }
     }
 }
 
@@ -103,10 +120,8 @@ pub struct AssignmentView {
     pub closes_at: i64,
     pub penalty_percent: i64,
     pub penalty_step_ms: i64,
-    #[schema(value_type = String)]
-    pub scoring: Scoring,
-    #[schema(value_type = String)]
-    pub feedback: Feedback,
+    pub scoring: ScoringName,
+    pub feedback: FeedbackName,
     pub personal_tests: bool,
     pub problems: Vec<String>,
 }
@@ -123,8 +138,8 @@ impl From<Assignment> for AssignmentView {
             closes_at: s.closes_at,
             penalty_percent: s.penalty_percent,
             penalty_step_ms: s.penalty_step_ms,
-            scoring: s.scoring,
-            feedback: s.feedback,
+            scoring: s.scoring.into(),
+            feedback: s.feedback.into(),
             personal_tests: s.personal_tests,
             problems: s.problems,
         }
@@ -142,7 +157,7 @@ pub struct AssignmentDetail {
     #[serde(flatten)]
     pub assignment: AssignmentView,
     /// The caller's part in the course.
-    pub role: String,
+    pub role: MemberRoleName,
     /// For students: their times and their line of the gradebook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mine: Option<Standing>,
@@ -153,7 +168,11 @@ pub struct AssignmentDetail {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ExtensionBody {
-    /// The student's own due time, or null to take the extension back.
+    /// The student's own due time, from the class's due time to the end of 9999 (400 before
+    /// the class's, a rule between this and the assignment), or null to take the extension
+    /// back.
+    #[serde(default, deserialize_with = "whole::option_i64")]
+    #[schema(minimum = 0, maximum = 253_402_300_799_999_i64)]
     pub due_at: Option<i64>,
 }
 
@@ -171,12 +190,12 @@ pub(super) async fn create_assignment(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(course): Path<i64>,
-    body: Result<Json<AssignmentBody>, JsonRejection>,
+    body: Result<JsonObject<AssignmentBody>, ApiError>,
 ) -> Result<(StatusCode, Json<AssignmentView>), ApiError> {
     // Outsiders learn nothing from how their body is refused: the caller's part comes first.
     courses::teaching(&state.domain, &user, course).await?;
-    let Json(body) = body.map_err(rejection)?;
-    let created = assignments::create(&state.domain, &user, course, body.into_draft()?).await?;
+    let JsonObject(body) = body?;
+    let created = assignments::create(&state.domain, &user, course, body.into_draft()).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -189,11 +208,11 @@ pub(super) async fn update_assignment(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-    body: Result<Json<AssignmentBody>, JsonRejection>,
+    body: Result<JsonObject<AssignmentBody>, ApiError>,
 ) -> JsonResult<AssignmentView> {
     assignments::teaching(&state.domain, &user, id).await?;
-    let Json(body) = body.map_err(rejection)?;
-    let updated = assignments::update(&state.domain, &user, id, body.into_draft()?).await?;
+    let JsonObject(body) = body?;
+    let updated = assignments::update(&state.domain, &user, id, body.into_draft()).await?;
     Ok(Json(updated.into()))
 }
 
@@ -222,7 +241,7 @@ pub(super) async fn assignment(
     };
     Ok(Json(AssignmentDetail {
         assignment: view.assignment.into(),
-        role: view.role.as_str().to_owned(),
+        role: view.role.into(),
         mine,
         extensions,
     }))
@@ -237,10 +256,10 @@ pub(super) async fn set_extension(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path((id, student)): Path<(i64, i64)>,
-    body: Result<Json<ExtensionBody>, JsonRejection>,
+    body: Result<JsonObject<ExtensionBody>, ApiError>,
 ) -> Result<StatusCode, ApiError> {
     assignments::teaching(&state.domain, &user, id).await?;
-    let Json(body) = body.map_err(rejection)?;
+    let JsonObject(body) = body?;
     assignments::set_extension(&state.domain, &user, id, student, body.due_at).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -356,10 +375,10 @@ pub(super) async fn pin_instances(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path((id, student, slug)): Path<(i64, i64, String)>,
-    body: Result<Json<PinBody>, JsonRejection>,
+    body: Result<JsonObject<PinBody>, ApiError>,
 ) -> JsonResult<StudentInstances> {
     assignments::teaching(&state.domain, &user, id).await?;
-    let Json(body) = body.map_err(rejection)?;
+    let JsonObject(body) = body?;
     Ok(Json(
         assignments::pin(
             &state.domain,

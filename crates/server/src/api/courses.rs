@@ -2,7 +2,6 @@
 //! co-teachers are added the same way. A course is visible to its members only.
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use grundy_store::MemberRole;
@@ -12,14 +11,23 @@ use utoipa::ToSchema;
 use super::JsonResult;
 use super::assignments::AssignmentSummary;
 use super::caller::{CurrentUser, Teacher};
-use super::error::{ApiError, rejection};
-use super::views::ErrorBody;
+use super::error::{ApiError, JsonObject};
+use super::views::{ErrorBody, MemberRoleName};
+use crate::domain::Error;
 use crate::domain::courses::{self, Import, ImportReport, Membership};
-use crate::domain::named;
 use crate::state::AppState;
+
+/// Names in one import.
+const MAX_NAMES: usize = 200;
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewCourse {
+    /// 1 to 200 characters, not all blank (it is trimmed).
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+    )]
     pub title: String,
 }
 
@@ -30,8 +38,8 @@ pub struct CourseView {
     /// Shown to the course's teachers only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub join_code: Option<String>,
-    /// The caller's part: `teacher` or `student`.
-    pub role: String,
+    /// The caller's part.
+    pub role: MemberRoleName,
 }
 
 impl CourseView {
@@ -40,7 +48,7 @@ impl CourseView {
             id: membership.course.id,
             title: membership.course.title.clone(),
             join_code: membership.join_code().map(str::to_owned),
-            role: membership.role.as_str().to_owned(),
+            role: membership.role.into(),
         }
     }
 }
@@ -54,7 +62,7 @@ pub struct CourseList {
 pub struct MemberView {
     pub user_id: i64,
     pub name: String,
-    pub role: String,
+    pub role: MemberRoleName,
     pub joined_at: i64,
 }
 
@@ -74,10 +82,11 @@ pub struct JoinBody {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ImportBody {
-    /// User names, one per entry.
+    /// User names, one per entry (blank ones are skipped).
+    #[schema(max_items = 200)] // MAX_NAMES
     pub names: Vec<String>,
-    /// `student` (the default) or `teacher` (co-teachers: their accounts must be teachers').
-    pub role: Option<String>,
+    /// Students by default; co-teachers' accounts must be teachers'.
+    pub role: Option<MemberRoleName>,
     /// Create accounts for students who have none, with a fresh password each.
     #[serde(default)]
     pub create_missing: bool,
@@ -90,9 +99,9 @@ pub struct ImportBody {
 pub(super) async fn create_course(
     State(state): State<AppState>,
     Teacher(user): Teacher,
-    body: Result<Json<NewCourse>, JsonRejection>,
+    body: Result<JsonObject<NewCourse>, ApiError>,
 ) -> Result<(StatusCode, Json<CourseView>), ApiError> {
-    let Json(new) = body.map_err(rejection)?;
+    let JsonObject(new) = body?;
     let course = courses::create(&state.domain, &user, &new.title).await?;
     let membership = Membership {
         course,
@@ -135,7 +144,7 @@ pub(super) async fn course(
             .map(|m| MemberView {
                 user_id: m.user_id,
                 name: m.name,
-                role: m.role.as_str().to_owned(),
+                role: m.role.into(),
                 joined_at: m.joined_at,
             })
             .collect(),
@@ -153,9 +162,9 @@ pub(super) async fn course(
 pub(super) async fn join_course(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    body: Result<Json<JoinBody>, JsonRejection>,
+    body: Result<JsonObject<JoinBody>, ApiError>,
 ) -> JsonResult<CourseView> {
-    let Json(body) = body.map_err(rejection)?;
+    let JsonObject(body) = body?;
     let membership = courses::join(&state.domain, &user, &body.code).await?;
     Ok(Json(CourseView::of(&membership)))
 }
@@ -169,15 +178,18 @@ pub(super) async fn add_members(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
-    body: Result<Json<ImportBody>, JsonRejection>,
+    body: Result<JsonObject<ImportBody>, ApiError>,
 ) -> JsonResult<ImportReport> {
     // Outsiders learn nothing from how their body is refused: the caller's part comes first.
     courses::teaching(&state.domain, &user, id).await?;
-    let Json(body) = body.map_err(rejection)?;
-    let role = body.role.as_deref().map(named::member_role).transpose()?;
+    let JsonObject(body) = body?;
+    // Counted as sent, blanks included, as the document says; pages may paste blank lines.
+    if body.names.len() > MAX_NAMES {
+        return Err(Error::BadRequest(format!("at most {MAX_NAMES} names at once")).into());
+    }
     let import = Import {
         names: body.names,
-        role: role.unwrap_or(MemberRole::Student),
+        role: body.role.map_or(MemberRole::Student, Into::into),
         create_missing: body.create_missing,
     };
     Ok(Json(

@@ -11,12 +11,14 @@ mod problems;
 mod submissions;
 mod teaching;
 mod views;
+mod whole;
 
 pub(crate) use error::{error_response, status_response};
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::{Json, Router};
+use serde_json::{Value, json};
 use tower_http::timeout::TimeoutLayer;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -24,6 +26,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::domain::accounts;
+use crate::domain::submissions::MAX_ANSWERS;
 use crate::state::{AppState, HttpLimits};
 use error::ApiError;
 
@@ -127,17 +131,88 @@ fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
     timed.merge(uploads).merge(streams)
 }
 
-/// The OpenAPI document.
+/// The OpenAPI document of a service with the default settings.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    described(HttpLimits::default()).into_openapi()
+    completed(
+        described(HttpLimits::default()).into_openapi(),
+        accounts::DEFAULT_TOKEN_DAYS,
+    )
 }
 
-/// The API's routes and the browsable documentation.
-pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
+/// The API's routes and the browsable documentation; `token_days` is the longest lifetime this
+/// service gives a token.
+pub(crate) fn routes(limits: HttpLimits, token_days: u32) -> Router<AppState> {
     let (api, doc) = described(limits).split_for_parts();
     Router::new()
         .merge(api)
-        .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", doc))
+        .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", completed(doc, token_days)))
+}
+
+/// The refusals that come from the extractors and layers rather than from handlers, added to
+/// every operation they can happen on, so that no annotation can forget one; and what depends on
+/// the service's settings.
+fn completed(doc: utoipa::openapi::OpenApi, token_days: u32) -> utoipa::openapi::OpenApi {
+    let mut doc = serde_json::to_value(doc).expect("the document serializes");
+    let error = |description: &str| {
+        json!({
+            "description": description,
+            "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/ErrorBody" } } }
+        })
+    };
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        for operation in paths
+            .values_mut()
+            .filter_map(Value::as_object_mut)
+            .flat_map(|item| {
+                item.values_mut()
+                    .filter_map(Value::as_object_mut)
+                    .filter(|o| o.contains_key("responses"))
+            })
+        {
+            let mut common = Vec::new();
+            if operation
+                .get("parameters")
+                .is_some_and(|p| p.as_array().is_some_and(|p| !p.is_empty()))
+            {
+                common.push(("400", "a path or query parameter that does not parse"));
+            }
+            if let Some(body) = operation.get("requestBody") {
+                common.push(("413", "a body larger than the service takes"));
+                if body["content"].get("application/json").is_some() {
+                    common.push(("400", "a body that is not JSON"));
+                    common.push(("415", "a body that is not `application/json`"));
+                    common.push((
+                        "422",
+                        "JSON of the wrong shape (a missing, unknown or mistyped field)",
+                    ));
+                }
+            }
+            if operation
+                .get("security")
+                .is_some_and(|s| s.as_array().is_some_and(|s| !s.is_empty()))
+            {
+                common.push(("401", "no valid token or session"));
+            }
+            let responses = operation["responses"]
+                .as_object_mut()
+                .expect("responses are a map");
+            for (status, description) in common {
+                responses
+                    .entry(status)
+                    .or_insert_with(|| error(description));
+            }
+        }
+    }
+    // utoipa has no attribute for a map's size, nor for unique items.
+    let schemas = &mut doc["components"]["schemas"];
+    schemas["AssignmentBody"]["properties"]["problems"]["uniqueItems"] = json!(true);
+    let answers = &mut schemas["NewAnswers"]["properties"]["answers"];
+    answers["minProperties"] = json!(1);
+    answers["maxProperties"] = json!(MAX_ANSWERS);
+    doc["components"]["schemas"]["NewTokenBody"]["properties"]["expires_in_days"]["maximum"] =
+        json!(token_days);
+    serde_json::from_value(doc).expect("the completed document reads back")
 }
 
 /// The JSON body of a handler's success, for brevity in signatures.

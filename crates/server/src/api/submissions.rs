@@ -4,7 +4,6 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -15,13 +14,13 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use super::JsonResult;
 use super::caller::CurrentUser;
-use super::error::{ApiError, rejection};
+use super::error::{ApiError, JsonObject};
 use super::views::{
     Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
-    SubmissionView, TestView,
+    SubmissionStatusName, SubmissionView, TestView,
 };
+use crate::domain::Error;
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
-use crate::domain::{Error, named};
 use crate::state::AppState;
 
 /// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names
@@ -36,53 +35,50 @@ use crate::state::AppState;
 pub(super) async fn create_submission(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    body: Result<Json<NewSubmissionBody>, JsonRejection>,
+    body: Result<JsonObject<NewSubmissionBody>, ApiError>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let Json(body) = body.map_err(rejection)?;
-    let id = submissions::submit(&state.domain, &user, new_submission(body)?).await?;
+    let JsonObject(body) = body?;
+    let id = submissions::submit(&state.domain, &user, new_submission(body)).await?;
     Ok((
         StatusCode::CREATED,
         Json(Created {
             id,
-            status: "queued".into(),
+            status: SubmissionStatusName::Queued,
         }),
     ))
 }
 
-/// A program or answers, not both and not neither.
-fn new_submission(body: NewSubmissionBody) -> Result<NewSubmission, Error> {
-    let work = match (body.language, body.source, body.answers) {
-        (Some(language), Some(source), None) => Work::Program { language, source },
-        (None, None, Some(answers)) => Work::Answers {
-            answers,
-            version: body.version,
-            draw: body.draw,
+fn new_submission(body: NewSubmissionBody) -> NewSubmission {
+    match body {
+        NewSubmissionBody::Program(p) => NewSubmission {
+            problem: p.problem,
+            work: Work::Program {
+                language: p.language,
+                source: p.source,
+            },
+            assignment: p.assignment,
         },
-        _ => {
-            return Err(Error::BadRequest(
-                "send either `language` and `source` (a program) or `answers` (instance name → \
-                 answer)"
-                    .into(),
-            ));
-        }
-    };
-    Ok(NewSubmission {
-        problem: body.problem,
-        work,
-        assignment: body.assignment,
-    })
+        NewSubmissionBody::Answers(a) => NewSubmission {
+            problem: a.problem,
+            work: Work::Answers {
+                answers: a.answers,
+                version: a.version,
+                draw: a.draw,
+            },
+            assignment: a.assignment,
+        },
+    }
 }
 
-fn listing(filter: SubmissionFilter) -> Result<Filter, Error> {
-    let verdict = filter.verdict.as_deref().map(named::verdict).transpose()?;
-    Ok(Filter {
+fn listing(filter: SubmissionFilter) -> Filter {
+    Filter {
         author: None,
         problem: filter.problem,
-        verdict,
+        verdict: filter.verdict.map(Into::into),
         before: filter.before,
         assignment: filter.assignment,
         limit: filter.limit,
-    })
+    }
 }
 
 /// Newest first: a student's own; a teacher's own, their courses' members' and those to their
@@ -97,7 +93,7 @@ pub(super) async fn list_submissions(
     CurrentUser(user): CurrentUser,
     Query(filter): Query<SubmissionFilter>,
 ) -> JsonResult<SubmissionList> {
-    let found = submissions::list(&state.domain, &user, &listing(filter)?).await?;
+    let found = submissions::list(&state.domain, &user, &listing(filter)).await?;
     Ok(Json(SubmissionList {
         submissions: found.into_iter().map(SubmissionView::from).collect(),
     }))

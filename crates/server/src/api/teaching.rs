@@ -2,17 +2,22 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, JsonRejection};
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
-use grundy_problems::VariantRequest;
+use std::collections::BTreeMap;
+
+use grundy_problems::{VariantRequest, VariantSubtask};
+use serde::Deserialize;
+use utoipa::ToSchema;
 
 use super::JsonResult;
 use super::caller::Teacher;
-use super::error::{ApiError, rejection};
-use super::views::{Created, ErrorBody, ProblemSummary, Queued};
+use super::error::{ApiError, JsonObject};
+use super::views::{Created, ErrorBody, ProblemSummary, Queued, SubmissionStatusName};
+use super::whole;
 use crate::domain::{Error, teaching};
 use crate::state::AppState;
 
@@ -44,13 +49,81 @@ pub(super) async fn upload_package(
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
+/// A variant as a teacher asks for it; what is not given comes from the base problem.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VariantBody {
+    /// 2 to 48 lower-case letters, digits and hyphens, starting with a letter or digit.
+    #[schema(pattern = "^[a-z0-9][a-z0-9-]{1,47}$")]
+    pub slug: String,
+    pub title: VariantTitle,
+    #[serde(default, deserialize_with = "whole::option_u32")]
+    #[schema(minimum = 0, maximum = 4294967295_u32)]
+    pub time_limit_ms: Option<u32>,
+    #[serde(default, deserialize_with = "whole::option_u32")]
+    #[schema(minimum = 0, maximum = 4294967295_u32)]
+    pub memory_limit_mib: Option<u32>,
+    /// The root of the tests' randomness (the base's if not given).
+    #[serde(default, deserialize_with = "whole::option_u64")]
+    #[schema(minimum = 0)]
+    pub seed: Option<u64>,
+    pub subtasks: Vec<VariantSubtaskBody>,
+}
+
+/// The title in each statement language (`grundy_problems::LANGUAGES`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VariantTitle {
+    pub en: String,
+    pub vi: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VariantSubtaskBody {
+    pub name: String,
+    #[serde(deserialize_with = "whole::u32")]
+    #[schema(minimum = 0, maximum = 4294967295_u32)]
+    pub points: u32,
+    #[serde(deserialize_with = "whole::u32")]
+    #[schema(minimum = 0, maximum = 4294967295_u32)]
+    pub tests: u32,
+    /// The family's generator parameters, checked as those of `problem.toml` are (422 when
+    /// the family refuses them: each family has its own).
+    #[schema(value_type = Object)]
+    pub generator: toml::Table,
+}
+
+impl From<VariantBody> for VariantRequest {
+    fn from(body: VariantBody) -> VariantRequest {
+        let mut title = BTreeMap::from([("en".to_owned(), body.title.en)]);
+        title.extend(body.title.vi.map(|vi| ("vi".to_owned(), vi)));
+        VariantRequest {
+            slug: body.slug,
+            title,
+            time_limit_ms: body.time_limit_ms,
+            memory_limit_mib: body.memory_limit_mib,
+            seed: body.seed,
+            subtasks: body
+                .subtasks
+                .into_iter()
+                .map(|s| VariantSubtask {
+                    name: s.name,
+                    points: s.points,
+                    tests: s.tests as usize,
+                    generator: s.generator,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Creates a variant of a built-in game, a draft until published: another slug, title, limits
 /// and subtasks whose `generator` parameters the family checks; statement, generator and
-/// reference come from the family. Body: `{ "slug", "title": {"en": …}, "time_limit_ms"?, "memory_limit_mib"?, "seed"?,
-/// "subtasks": [{ "name", "points", "tests", "generator": {…} }] }`.
+/// reference come from the family.
 #[utoipa::path(post, path = "/api/v1/problems/{slug}/variants", tag = "teaching",
     params(("slug" = String, Path, description = "the base problem")),
-    request_body(content = Object, content_type = "application/json"),
+    request_body = VariantBody,
     security(("bearer" = []), ("session" = [])),
     responses((status = 201, body = ProblemSummary), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
@@ -59,12 +132,12 @@ pub(super) async fn create_variant(
     State(state): State<AppState>,
     Teacher(user): Teacher,
     Path(base): Path<String>,
-    body: Result<Json<VariantRequest>, JsonRejection>,
+    body: Result<JsonObject<VariantBody>, ApiError>,
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
     // An unknown base is "not found" whatever the body says.
     crate::domain::problems::visible(&state.domain, Some(&user), &base).await?;
-    let Json(request) = body.map_err(rejection)?;
-    let entry = teaching::add_variant(&state.domain, &user, &base, &request).await?;
+    let JsonObject(body) = body?;
+    let entry = teaching::add_variant(&state.domain, &user, &base, &body.into()).await?;
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 
@@ -92,7 +165,8 @@ pub(super) async fn publish_problem(
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "application/zip", body = Vec<u8>),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 422, body = ErrorBody)))]
+        (status = 409, body = ErrorBody,
+            description = "a problem whose checker a package cannot carry")))]
 pub(super) async fn export_problem(
     State(state): State<AppState>,
     Teacher(user): Teacher,
@@ -126,7 +200,7 @@ pub(super) async fn rejudge(
         StatusCode::ACCEPTED,
         Json(Created {
             id,
-            status: "queued".into(),
+            status: SubmissionStatusName::Queued,
         }),
     ))
 }

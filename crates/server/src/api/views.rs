@@ -3,21 +3,113 @@
 use std::collections::BTreeMap;
 
 use grundy_judge::Verdict;
-use grundy_store::{Feedback, Submission, TestRow, User};
+use grundy_problems::spec::Difficulty;
+use grundy_store::{
+    Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, TestRow,
+    User,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::whole;
 use crate::domain::problems::Drawn;
 use crate::domain::submissions::{Detail, ShownTest};
-use crate::registry::Entry;
+use crate::registry::{Entry, Origin};
+
+/// A word the API reads or writes for one of the domain's enums: its own type, so the document
+/// lists the words and serde refuses others where the request is read.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident => $domain:ty { $($variant:ident),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            $($variant),+
+        }
+
+        impl From<$name> for $domain {
+            fn from(word: $name) -> $domain {
+                match word {
+                    $($name::$variant => <$domain>::$variant),+
+                }
+            }
+        }
+
+        impl From<$domain> for $name {
+            fn from(value: $domain) -> $name {
+                match value {
+                    $(<$domain>::$variant => $name::$variant),+
+                }
+            }
+        }
+    };
+}
+
+wire_enum!(
+    /// A verdict.
+    VerdictName => Verdict {
+        Accepted, WrongAnswer, TimeLimit, MemoryLimit, OutputLimit, RuntimeError,
+        CompilationError, SecurityViolation, InternalError, Skipped,
+    }
+);
+wire_enum!(
+    /// How an assignment counts a student's submissions: the best score or the last.
+    ScoringName => Scoring { Best, Last }
+);
+wire_enum!(
+    /// What a student is shown of the tests: the verdict only, each test's result, or also
+    /// their failing personal instances.
+    FeedbackName => Feedback { Verdict, Tests, Inputs }
+);
+wire_enum!(
+    /// An account's role.
+    RoleName => Role { Admin, Teacher, Student }
+);
+wire_enum!(
+    /// A part in a course.
+    MemberRoleName => MemberRole { Teacher, Student }
+);
+wire_enum!(
+    /// A program, or answers to instances.
+    SubmissionKindName => SubmissionKind { Program, Answers }
+);
+wire_enum!(
+    /// Where a submission is on its way.
+    SubmissionStatusName => SubmissionStatus { Queued, Judging, Done }
+);
+wire_enum!(
+    /// Where a problem comes from: the built-in catalogue, an uploaded package, or a variant of
+    /// a built-in game.
+    OriginName => Origin { Builtin, Package, Variant }
+);
+wire_enum!(
+    /// How hard a problem is said to be.
+    DifficultyName => Difficulty { Easy, Medium, Hard }
+);
+
+/// The stable code of an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    BadRequest,
+    /// Well-formed but refused: a broken package, a bad variant, a field of the wrong type.
+    Invalid,
+    TooLarge,
+    Unauthorized,
+    TooManyRequests,
+    Forbidden,
+    NotFound,
+    Conflict,
+    MethodNotAllowed,
+    Timeout,
+    UnsupportedMediaType,
+    Internal,
+}
 
 /// Every error: a stable code and a message for people.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// `bad_request`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`,
-    /// `timeout`, `conflict`, `too_large`, `unsupported_media_type`, `invalid` (well-formed but
-    /// refused: a broken package, a field of the wrong type), `too_many_requests` or `internal`.
-    pub error: String,
+    pub error: ErrorCode,
     pub message: String,
 }
 
@@ -44,13 +136,12 @@ pub struct ProblemFilter {
 pub struct ProblemSummary {
     pub slug: String,
     pub title: String,
-    pub difficulty: String,
+    pub difficulty: DifficultyName,
     pub tags: Vec<String>,
     pub version: u32,
     pub time_limit_ms: u32,
     pub memory_limit_mib: u32,
-    /// `builtin`, `package` or `variant`.
-    pub origin: String,
+    pub origin: OriginName,
     /// False for a draft, which only its owner, their co-teachers, admins and the courses whose
     /// assignments list it see.
     pub published: bool,
@@ -62,12 +153,12 @@ impl ProblemSummary {
         ProblemSummary {
             slug: p.slug().to_owned(),
             title: p.title("en").to_owned(),
-            difficulty: p.spec.difficulty.as_str().to_owned(),
+            difficulty: p.spec.difficulty.into(),
             tags: p.spec.tags.clone(),
             version: p.spec.version,
             time_limit_ms: p.spec.time_limit_ms,
             memory_limit_mib: p.spec.memory_limit_mib,
-            origin: entry.origin.as_str().to_owned(),
+            origin: entry.origin.into(),
             published: entry.published,
         }
     }
@@ -160,30 +251,62 @@ impl InstanceList {
     }
 }
 
-/// A program (`language` and `source`) or answers (`answers`: instance name → output).
+/// A program or answers: which one is told by the fields present (`language` and `source`, or
+/// `answers`), each shape taking no field of the other.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(
+    untagged,
+    expecting = "either a program (`problem`, `language`, `source`, optionally `assignment`) or \
+                 answers (`problem`, `answers`: instance name → answer, optionally `version`, \
+                 `assignment`, `draw`), with no other fields"
+)]
+pub enum NewSubmissionBody {
+    Program(NewProgram),
+    Answers(NewAnswers),
+}
+
+/// A program to compile and run on the problem's tests.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NewSubmissionBody {
+pub struct NewProgram {
     pub problem: String,
-    pub language: Option<String>,
-    pub source: Option<String>,
-    pub answers: Option<BTreeMap<String, String>>,
-    /// With answers: the problem version the instances were fetched at (`InstanceList.version`);
-    /// a submission for an older version is refused rather than judged on other instances.
-    pub version: Option<u32>,
-    /// The assignment this is for: it must be open to the caller and list the problem; answers
-    /// then answer the caller's instances of that assignment.
+    /// One of the problem's `languages` (`GET /api/v1/problems/{slug}`).
+    pub language: String,
+    /// Not blank, at most the operator's source limit (64 KiB by default).
+    #[schema(min_length = 1)]
+    pub source: String,
+    /// The assignment this is for: it must be open to the caller and list the problem.
+    #[serde(default, deserialize_with = "whole::option_i64")]
     pub assignment: Option<i64>,
-    /// With answers in an assignment (required there): the draw they answer
-    /// (`InstanceList.draw`); answers to instances since drawn again are refused rather than
-    /// judged on others.
+}
+
+/// Answers to the instances of `GET /api/v1/problems/{slug}/instances`, keyed by their names.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewAnswers {
+    pub problem: String,
+    // utoipa has no attribute for a map's size: `api::completed` sets these.
+    /// Instance name → answer: at least one, at most 1000.
+    pub answers: BTreeMap<String, String>,
+    /// The problem version the instances were fetched at (`InstanceList.version`); a
+    /// submission for an older version is refused (409) rather than judged on other instances.
+    #[serde(default, deserialize_with = "whole::option_u32")]
+    #[schema(minimum = 0, maximum = 4294967295_u32)]
+    pub version: Option<u32>,
+    /// The assignment this is for: it must be open to the caller and list the problem; the
+    /// answers then answer the caller's instances of that assignment.
+    #[serde(default, deserialize_with = "whole::option_i64")]
+    pub assignment: Option<i64>,
+    /// In an assignment (required there): the draw they answer (`InstanceList.draw`); answers
+    /// to instances since drawn again are refused (409) rather than judged on others.
+    #[serde(default, deserialize_with = "whole::option_i64")]
     pub draw: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Created {
     pub id: i64,
-    pub status: String,
+    pub status: SubmissionStatusName,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -192,8 +315,7 @@ pub struct TestView {
     /// `samples` or the subtask's name.
     pub group: String,
     pub index: i64,
-    #[schema(value_type = String)]
-    pub verdict: Verdict,
+    pub verdict: VerdictName,
     pub cpu_ms: i64,
     pub wall_ms: i64,
     pub memory_kib: i64,
@@ -224,7 +346,7 @@ impl From<ShownTest> for TestView {
             position: t.position,
             group: t.name.group,
             index: i64::from(t.name.index),
-            verdict: t.verdict,
+            verdict: t.verdict.into(),
             cpu_ms: t.cpu_ms,
             wall_ms: t.wall_ms,
             memory_kib: t.memory_kib,
@@ -240,15 +362,12 @@ pub struct SubmissionView {
     pub id: i64,
     pub user_id: i64,
     pub problem: String,
-    /// `program` or `answers`.
-    pub kind: String,
+    pub kind: SubmissionKindName,
     pub language: Option<String>,
-    /// `queued`, `judging` or `done`.
-    pub status: String,
+    pub status: SubmissionStatusName,
     pub attempts: i64,
     pub problem_version: Option<i64>,
-    #[schema(value_type = Option<String>)]
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<VerdictName>,
     pub score: Option<i64>,
     pub max_score: Option<i64>,
     pub compile_message: Option<String>,
@@ -265,12 +384,12 @@ impl From<Submission> for SubmissionView {
             id: s.id,
             user_id: s.user_id,
             problem: s.problem,
-            kind: s.kind.as_str().to_owned(),
+            kind: s.kind.into(),
             language: s.language,
-            status: s.status.as_str().to_owned(),
+            status: s.status.into(),
             attempts: s.attempts,
             problem_version: s.problem_version,
-            verdict: s.verdict,
+            verdict: s.verdict.map(Into::into),
             score: s.score,
             max_score: s.max_score,
             compile_message: s.compile_message,
@@ -287,10 +406,9 @@ pub struct SubmissionDetail {
     pub submission: SubmissionView,
     /// The program's source, or the answers as JSON.
     pub source: String,
-    /// `verdict`, `tests` or `inputs`: what the caller is shown of the tests (an assignment's
-    /// rule for its students; `tests` for practice; `inputs` for teachers).
-    #[schema(value_type = String)]
-    pub feedback: Feedback,
+    /// What the caller is shown of the tests: an assignment's rule for its students; `tests`
+    /// for practice; `inputs` for teachers.
+    pub feedback: FeedbackName,
     /// Empty when the feedback level is `verdict`.
     pub tests: Vec<TestView>,
 }
@@ -300,7 +418,7 @@ impl From<Detail> for SubmissionDetail {
         SubmissionDetail {
             submission: detail.submission.into(),
             source: detail.source,
-            feedback: detail.feedback,
+            feedback: detail.feedback.into(),
             tests: detail.tests.into_iter().map(TestView::from).collect(),
         }
     }
@@ -314,11 +432,11 @@ pub struct SubmissionList {
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct SubmissionFilter {
     pub problem: Option<String>,
-    /// A final verdict: `accepted`, `wrong_answer`, `time_limit_exceeded`, ….
-    pub verdict: Option<String>,
+    /// A final verdict.
+    pub verdict: Option<VerdictName>,
     /// Ids below this one (the next page).
     pub before: Option<i64>,
-    /// At most this many, newest first (1–500, default 50).
+    /// At most this many, newest first (default 50); taken into 1–500.
     pub limit: Option<i64>,
     /// Only those made for this assignment.
     pub assignment: Option<i64>,
@@ -340,8 +458,7 @@ pub struct LoginBody {
 pub struct UserView {
     pub id: i64,
     pub name: String,
-    /// `admin`, `teacher` or `student`.
-    pub role: String,
+    pub role: RoleName,
 }
 
 impl From<&User> for UserView {
@@ -349,7 +466,7 @@ impl From<&User> for UserView {
         UserView {
             id: u.id,
             name: u.name.clone(),
-            role: u.role.as_str().to_owned(),
+            role: u.role.into(),
         }
     }
 }
@@ -357,10 +474,12 @@ impl From<&User> for UserView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewUserBody {
+    /// Letters, digits, `.`, `-` and `_`.
+    #[schema(min_length = 1, max_length = 64)]
     pub name: String,
-    /// `admin`, `teacher` or `student`.
-    pub role: String,
-    /// At least 8 characters; without one the user signs in with tokens only.
+    pub role: RoleName,
+    /// Without one the user signs in with tokens only.
+    #[schema(min_length = 8, max_length = 1024)]
     pub password: Option<String>,
 }
 
@@ -372,7 +491,8 @@ pub struct NewTokenBody {
     pub label: Option<String>,
     /// How many days the token lasts: by default, and at most, what the service allows
     /// (90 days unless its operator set `--token-days`).
-    #[schema(minimum = 1)]
+    #[serde(default, deserialize_with = "whole::option_u32")]
+    #[schema(minimum = 1, maximum = 90)]
     pub expires_in_days: Option<u32>,
 }
 
@@ -413,6 +533,51 @@ impl From<grundy_store::Token> for TokenView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PasswordBody {
+    /// Required when the account has a password (403 when it is wrong).
     pub current: Option<String>,
+    #[schema(min_length = 8, max_length = 1024)]
     pub new: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use utoipa::PartialSchema;
+
+    /// The words the document lists for a wire enum.
+    fn listed<T: PartialSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap();
+        schema["enum"]
+            .as_array()
+            .expect("an enum schema")
+            .iter()
+            .map(|w| w.as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    /// Each listed word reads into the domain value the domain itself spells that way (the
+    /// conversions are exhaustive matches, so no variant can be missing on either side).
+    fn spelled_alike<W, D>(spell: impl Fn(D) -> String)
+    where
+        W: PartialSchema + serde::de::DeserializeOwned + Into<D>,
+    {
+        for word in listed::<W>() {
+            let wire: W = serde_json::from_value(serde_json::Value::String(word.clone())).unwrap();
+            assert_eq!(spell(wire.into()), word);
+        }
+    }
+
+    #[test]
+    fn the_documents_enums_are_the_domains_words() {
+        spelled_alike::<VerdictName, Verdict>(|v| v.as_str().into());
+        assert_eq!(listed::<VerdictName>().len(), Verdict::ALL.len());
+        spelled_alike::<ScoringName, Scoring>(|v| v.as_str().into());
+        spelled_alike::<FeedbackName, Feedback>(|v| v.as_str().into());
+        spelled_alike::<RoleName, Role>(|v| v.as_str().into());
+        spelled_alike::<MemberRoleName, MemberRole>(|v| v.as_str().into());
+        spelled_alike::<SubmissionKindName, SubmissionKind>(|v| v.as_str().into());
+        spelled_alike::<SubmissionStatusName, SubmissionStatus>(|v| v.as_str().into());
+        spelled_alike::<OriginName, Origin>(|v| v.as_str().into());
+        spelled_alike::<DifficultyName, Difficulty>(|v| v.as_str().into());
+    }
 }

@@ -18,7 +18,7 @@ pub const TOKEN_PREFIX: &str = "grundy_";
 /// How long a session lasts without a new login.
 pub const SESSION_TTL_MS: i64 = 7 * 24 * 3600 * 1000;
 /// Argon2 hashing is deliberately slow; a longer password buys nothing and costs CPU.
-pub const MAX_PASSWORD_BYTES: usize = 1024;
+pub const MAX_PASSWORD_CHARS: usize = 1024;
 pub const MIN_PASSWORD_CHARS: usize = 8;
 const MAX_TOKEN_LABEL_CHARS: usize = 100;
 
@@ -81,7 +81,7 @@ pub struct NewToken {
 pub enum PasswordError {
     #[error("a password needs at least {MIN_PASSWORD_CHARS} characters")]
     TooShort,
-    #[error("a password may have at most {MAX_PASSWORD_BYTES} bytes")]
+    #[error("a password may have at most {MAX_PASSWORD_CHARS} characters")]
     TooLong,
     #[error("hashing the password: {0}")]
     Hash(String),
@@ -92,7 +92,7 @@ pub fn hash_password(password: &str) -> std::result::Result<String, PasswordErro
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(PasswordError::TooShort);
     }
-    if password.len() > MAX_PASSWORD_BYTES {
+    if password.chars().count() > MAX_PASSWORD_CHARS {
         return Err(PasswordError::TooLong);
     }
     Argon2::default()
@@ -137,7 +137,7 @@ async fn hash(domain: &Domain, password: String) -> Result<String> {
 
 /// The user whose name and password these are; `None` for any mismatch, without saying which.
 pub async fn check_login(domain: &Domain, name: &str, password: &str) -> Result<Option<User>> {
-    if password.len() > MAX_PASSWORD_BYTES {
+    if password.chars().count() > MAX_PASSWORD_CHARS {
         return Ok(None);
     }
     let user = domain.store.user_by_name(name).await?;
@@ -450,7 +450,7 @@ mod tests {
             Err(PasswordError::TooShort)
         ));
         assert!(matches!(
-            hash_password(&"x".repeat(MAX_PASSWORD_BYTES + 1)),
+            hash_password(&"x".repeat(MAX_PASSWORD_CHARS + 1)),
             Err(PasswordError::TooLong)
         ));
     }

@@ -60,7 +60,7 @@ impl Draft {
             .iter()
             .find(|p| !domain.problems.get(p).is_some_and(|e| sight.sees(&e)))
         {
-            return Err(Error::BadRequest(format!("no problem named {unknown:?}")));
+            return Err(Error::NotFound(format!("problem {unknown:?}")));
         }
         Ok(spec)
     }

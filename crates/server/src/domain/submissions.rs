@@ -14,7 +14,7 @@ use super::{Domain, Error, Result, access};
 use crate::clock::when;
 
 /// At most this many answers in one submission.
-const MAX_ANSWERS: usize = 1000;
+pub const MAX_ANSWERS: usize = 1000;
 /// Larger inputs are left out of what a student is shown (the built-in games' largest are a few
 /// hundred KiB).
 const MAX_SHOWN_INPUT: usize = 4 << 20;
@@ -46,16 +46,7 @@ pub enum Work {
 
 /// Checks a program or answers, applies the rate limit and queues it.
 pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<i64> {
-    let entry = match problems::visible(domain, Some(user), &new.problem).await {
-        Ok(entry) => entry,
-        Err(Error::NotFound(_)) => {
-            return Err(Error::BadRequest(format!(
-                "no problem named {:?}",
-                new.problem
-            )));
-        }
-        Err(other) => return Err(other),
-    };
+    let entry = problems::visible(domain, Some(user), &new.problem).await?;
     let checked = check(domain, &entry.problem, new.work)?;
     let now = domain.now();
     let instance_seed = match new.assignment {

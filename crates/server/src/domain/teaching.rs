@@ -182,7 +182,8 @@ pub async fn export(domain: &Domain, user: &User, slug: &str) -> Result<Vec<u8>>
     tokio::task::spawn_blocking(move || grundy_problems::write_zip(&problem))
         .await
         .map_err(|e| super::error::thread("writing a package", e))?
-        .map_err(|e| Error::Invalid(e.to_string()))
+        // What it is (a family's own checker, say) does not fit the package format.
+        .map_err(|e| Error::Conflict(e.to_string()))
 }
 
 /// A problem on the teachers' index, with who owns it and what the caller may do.
