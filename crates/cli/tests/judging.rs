@@ -191,6 +191,29 @@ fn compilation_errors_carry_the_compiler_message() {
         "{doc}"
     );
     assert!(!out.status.success());
+
+    // Python's check is the compiler's alone: the error where it is, no traceback of the check.
+    if !tool_available("compilation error", "/usr/bin/python3") {
+        return;
+    }
+    let source = dir.path().join("broken.py");
+    std::fs::write(&source, "n = int(input())\nif n > 0\n    print(n)\n").unwrap();
+    let out = grundy(
+        &[
+            "judge",
+            "--json",
+            "--problem",
+            "nim",
+            source.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let doc = json(&out);
+    assert_eq!(doc["verdict"], "compilation_error", "{doc}");
+    let message = doc["compile"]["message"].as_str().unwrap();
+    assert!(message.contains(r#"File "main.py", line 2"#), "{message}");
+    assert!(message.contains("SyntaxError"), "{message}");
+    assert!(!message.contains("Traceback"), "{message}");
 }
 
 #[test]
