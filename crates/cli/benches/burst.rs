@@ -59,6 +59,10 @@ struct Args {
     /// How long the queue may take to drain, per backend.
     #[arg(long, env = "GRUNDY_BURST_TIMEOUT_MINS", default_value_t = 90)]
     timeout_mins: u64,
+    /// Build the precompiled headers into the data directory before the burst, as a service
+    /// past its first C++ compile has them (`grundy judge` of one program, not counted).
+    #[arg(long)]
+    warm: bool,
     /// Added by `cargo bench`.
     #[arg(long, hide = true)]
     bench: bool,
@@ -97,16 +101,23 @@ fn run() -> Result<bool> {
         lease_secs: args.lease_secs,
         timeout: Duration::from_secs(args.timeout_mins * 60),
         progress: true,
+        warm: args.warm,
     };
     println!(
-        "deadline burst: {} students × {} = {} submissions within {} s, mix {} ({}), lease {} s",
+        "deadline burst: {} students × {} = {} submissions within {} s, mix {} ({}), lease {} s, \
+         precompiled headers {}",
         scenario.students,
         scenario.per_student,
         scenario.students * scenario.per_student,
         args.window_secs,
         mix.name(),
         mix.languages().into_iter().collect::<Vec<_>>().join(", "),
-        scenario.lease_secs
+        scenario.lease_secs,
+        if scenario.warm {
+            "built before the burst"
+        } else {
+            "built during it"
+        }
     );
     let mut clean = true;
     let mut report = |backend: &Backend| match burst::run(backend, &scenario) {

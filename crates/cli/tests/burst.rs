@@ -24,6 +24,7 @@ fn scenario() -> Scenario {
         lease_secs: 10,
         timeout: Duration::from_secs(8 * 60),
         progress: false,
+        warm: false,
     }
 }
 

@@ -566,6 +566,10 @@ pub struct Scenario {
     pub timeout: Duration,
     /// Print how judging goes every half minute.
     pub progress: bool,
+    /// Judge one C++ program into the data directory before the service starts, so that the
+    /// precompiled header exists as it does on a service past its first C++ compile (it is built
+    /// once per compiler and flags, not per burst). Its CPU is not counted.
+    pub warm: bool,
 }
 
 /// Where the burst goes.
@@ -1354,6 +1358,40 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// `grundy judge` of an accepted C++ program with the service's data directory as its cache: the
+/// precompiled headers the service will use are built, and nothing of the burst's own sources is
+/// cached (every student's differs).
+fn warm_up(data_dir: &str) -> Result<()> {
+    let kind = find_kind("cpp nim ok").context("the warm-up's program")?;
+    let source = tempfile::Builder::new()
+        .suffix(".cpp")
+        .tempfile()
+        .context("the warm-up's source")?;
+    std::fs::write(source.path(), kind.source).context("the warm-up's source")?;
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "judge",
+            "--problem",
+            kind.problem,
+            "--lang",
+            kind.language,
+            "--cache-dir",
+        ])
+        .arg(data_dir)
+        .arg(source.path())
+        .env("GRUNDY_LOG", "warn")
+        .stdin(Stdio::null())
+        .output()
+        .context("running grundy judge to warm the caches")?;
+    if !out.status.success() {
+        bail!(
+            "warming the caches: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
 /// `grundy admin create-user` for each name, eight at a time; their tokens in order.
 fn create_users(data_args: &[String], users: &[(String, &str)]) -> Result<Vec<String>> {
     let one = |name: &str, role: &str| -> Result<String> {
@@ -1455,6 +1493,9 @@ pub fn run(backend: &Backend, scenario: &Scenario) -> Result<Outcome> {
         .context("a UTF-8 data directory")?
         .to_owned();
     let mut data_args = vec!["--data-dir".to_owned(), data_dir.clone()];
+    if scenario.warm {
+        warm_up(&data_dir)?;
+    }
     let lease = scenario.lease_secs.to_string();
     let cpu = Arc::new(SandboxCpu::new());
 
