@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{grundy, isolation_available, json, programs, tool_available};
 
 fn judge(problem: &str, file: &str, extra: &[&str]) -> (serde_json::Value, bool) {
@@ -160,6 +162,28 @@ fn hello_worlds_run_under_default_limits() {
     }
 }
 
+/// `grundy judge --json` of `source`, saved as `name`, on Nim: it must be a compilation error;
+/// the compiler's message.
+fn compilation_error(dir: &Path, name: &str, source: &str) -> String {
+    let file = dir.join(name);
+    std::fs::write(&file, source).unwrap();
+    let out = grundy(
+        &[
+            "judge",
+            "--json",
+            "--problem",
+            "nim",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let doc = json(&out);
+    assert_eq!(doc["verdict"], "compilation_error", "{doc}");
+    assert_eq!(doc["score"], 0);
+    assert!(!out.status.success());
+    doc["compile"]["message"].as_str().unwrap().to_owned()
+}
+
 #[test]
 fn compilation_errors_carry_the_compiler_message() {
     if !isolation_available("compilation error")
@@ -168,49 +192,22 @@ fn compilation_errors_carry_the_compiler_message() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("broken.c");
-    std::fs::write(&source, "int main(void) { return missing_name; }\n").unwrap();
-    let out = grundy(
-        &[
-            "judge",
-            "--json",
-            "--problem",
-            "nim",
-            source.to_str().unwrap(),
-        ],
-        b"",
+    let message = compilation_error(
+        dir.path(),
+        "broken.c",
+        "int main(void) { return missing_name; }\n",
     );
-    let doc = json(&out);
-    assert_eq!(doc["verdict"], "compilation_error");
-    assert_eq!(doc["score"], 0);
-    assert!(
-        doc["compile"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("missing_name"),
-        "{doc}"
-    );
-    assert!(!out.status.success());
+    assert!(message.contains("missing_name"), "{message}");
 
     // Python's check is the compiler's alone: the error where it is, no traceback of the check.
     if !tool_available("compilation error", "/usr/bin/python3") {
         return;
     }
-    let source = dir.path().join("broken.py");
-    std::fs::write(&source, "n = int(input())\nif n > 0\n    print(n)\n").unwrap();
-    let out = grundy(
-        &[
-            "judge",
-            "--json",
-            "--problem",
-            "nim",
-            source.to_str().unwrap(),
-        ],
-        b"",
+    let message = compilation_error(
+        dir.path(),
+        "broken.py",
+        "n = int(input())\nif n > 0\n    print(n)\n",
     );
-    let doc = json(&out);
-    assert_eq!(doc["verdict"], "compilation_error", "{doc}");
-    let message = doc["compile"]["message"].as_str().unwrap();
     assert!(message.contains(r#"File "main.py", line 2"#), "{message}");
     assert!(message.contains("SyntaxError"), "{message}");
     assert!(!message.contains("Traceback"), "{message}");
