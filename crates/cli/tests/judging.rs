@@ -383,7 +383,7 @@ fn verdicts_are_the_same_with_the_compile_caches_off_cold_and_warm() {
     ];
     let cache = dir.path().join("cache");
     let uncached = dir.path().join("uncached");
-    let judge_with = |problem: &str, file: &std::path::Path, cache: &std::path::Path, off: bool| {
+    let judge_with = |problem: &str, file: &Path, cache: &Path, off: bool| {
         let mut args = vec![
             "judge",
             "--json",
