@@ -44,12 +44,20 @@ pub fn programs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
 }
 
+/// Where `grundy run` and `grundy judge` keep compiled programs and precompiled headers when a
+/// test names no `--cache-dir`: under the target directory (a clean clone starts without it), not
+/// in the home directory's cache.
+fn cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("grundy-cache")
+}
+
 /// Runs `grundy` with `args`, feeding `stdin`; the environment carries a secret that must never
 /// reach a sandboxed program.
 pub fn grundy(args: &[&str], stdin: &[u8]) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
+        .env("GRUNDY_CACHE_DIR", cache_dir())
         .env("GRUNDY_TEST_SECRET", "hunter2-leaked")
         .env_remove("GRUNDY_ALLOW_WEAK_ISOLATION")
         .env_remove("GRUNDY_LANGUAGES")
