@@ -9,7 +9,7 @@ use common::{grundy, isolation_available, json, programs, tool_available};
 
 fn judge(problem: &str, file: &str, extra: &[&str]) -> (serde_json::Value, bool) {
     let path = programs().join("solutions").join(file);
-    let cache = std::env::temp_dir().join("grundy-test-cache");
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("grundy-cache");
     let mut args = vec![
         "judge",
         "--json",
