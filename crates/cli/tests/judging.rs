@@ -5,11 +5,16 @@ mod common;
 
 use std::path::Path;
 
-use common::{grundy, isolation_available, json, programs, tool_available};
+use common::{cache_dir, grundy, isolation_available, json, programs, tool_available};
 
-fn judge(problem: &str, file: &str, extra: &[&str]) -> (serde_json::Value, bool) {
-    let path = programs().join("solutions").join(file);
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("grundy-cache");
+/// `grundy judge --json` of `file` on `problem` with its compile caches in `cache`: the document
+/// and whether it exited 0.
+fn judge_path(
+    problem: &str,
+    file: &Path,
+    cache: &Path,
+    extra: &[&str],
+) -> (serde_json::Value, bool) {
     let mut args = vec![
         "judge",
         "--json",
@@ -19,9 +24,15 @@ fn judge(problem: &str, file: &str, extra: &[&str]) -> (serde_json::Value, bool)
         cache.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    args.push(path.to_str().unwrap());
+    args.push(file.to_str().unwrap());
     let out = grundy(&args, b"");
     (json(&out), out.status.success())
+}
+
+/// `judge_path` of one of `tests/programs/solutions/`.
+fn judge(problem: &str, file: &str, extra: &[&str]) -> (serde_json::Value, bool) {
+    let path = programs().join("solutions").join(file);
+    judge_path(problem, &path, &cache_dir(), extra)
 }
 
 const TOOLS: [(&str, &str); 5] = [
@@ -167,20 +178,10 @@ fn hello_worlds_run_under_default_limits() {
 fn compilation_error(dir: &Path, name: &str, source: &str) -> String {
     let file = dir.join(name);
     std::fs::write(&file, source).unwrap();
-    let out = grundy(
-        &[
-            "judge",
-            "--json",
-            "--problem",
-            "nim",
-            file.to_str().unwrap(),
-        ],
-        b"",
-    );
-    let doc = json(&out);
+    let (doc, passed) = judge_path("nim", &file, &cache_dir(), &[]);
     assert_eq!(doc["verdict"], "compilation_error", "{doc}");
     assert_eq!(doc["score"], 0);
-    assert!(!out.status.success());
+    assert!(!passed);
     doc["compile"]["message"].as_str().unwrap().to_owned()
 }
 
@@ -384,19 +385,8 @@ fn verdicts_are_the_same_with_the_compile_caches_off_cold_and_warm() {
     let cache = dir.path().join("cache");
     let uncached = dir.path().join("uncached");
     let judge_with = |problem: &str, file: &Path, cache: &Path, off: bool| {
-        let mut args = vec![
-            "judge",
-            "--json",
-            "--problem",
-            problem,
-            "--cache-dir",
-            cache.to_str().unwrap(),
-        ];
-        if off {
-            args.push("--no-compile-cache");
-        }
-        args.push(file.to_str().unwrap());
-        json(&grundy(&args, b""))
+        let extra: &[&str] = if off { &["--no-compile-cache"] } else { &[] };
+        judge_path(problem, file, cache, extra).0
     };
     for (problem, file) in &files {
         let off = judge_with(problem, file, &uncached, true);

@@ -47,7 +47,7 @@ pub fn programs() -> PathBuf {
 /// Where `grundy run` and `grundy judge` keep compiled programs and precompiled headers when a
 /// test names no `--cache-dir`: under the target directory (a clean clone starts without it), not
 /// in the home directory's cache.
-fn cache_dir() -> PathBuf {
+pub fn cache_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("grundy-cache")
 }
 
