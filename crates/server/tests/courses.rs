@@ -39,17 +39,7 @@ impl Class {
     }
 
     async fn token(&self, name: &str, role: Role) -> String {
-        let user = self.server.create_user(name, role).await;
-        accounts::issue_token(
-            &self.server.state.domain.store,
-            user.id,
-            "test",
-            grundy_server::now_ms(),
-            accounts::DEFAULT_TOKEN_DAYS,
-        )
-        .await
-        .unwrap()
-        .token
+        self.server.token(name, role).await
     }
 
     async fn call(
@@ -59,21 +49,7 @@ impl Class {
         token: &str,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut request = self
-            .server
-            .client
-            .request(method, format!("{}{path}", self.server.url))
-            .bearer_auth(token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status();
-        let bytes = response.bytes().await.unwrap();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        self.server.call(method, path, token, body).await
     }
 
     async fn get(&self, path: &str, token: &str) -> (StatusCode, Value) {

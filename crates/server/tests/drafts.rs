@@ -10,7 +10,6 @@ use std::time::Duration;
 mod common;
 
 use common::{Postgres, Server, zip_of};
-use grundy_server::domain::accounts;
 use grundy_server::{Clock, RequestLimits};
 use grundy_store::{Role, Store};
 use reqwest::{Method, StatusCode};
@@ -45,20 +44,9 @@ impl Service {
     }
 
     async fn token(&self, name: &str, role: Role) -> String {
-        let user = self.server.create_user(name, role).await;
-        accounts::issue_token(
-            &self.server.state.domain.store,
-            user.id,
-            "test",
-            grundy_server::now_ms(),
-            accounts::DEFAULT_TOKEN_DAYS,
-        )
-        .await
-        .unwrap()
-        .token
+        self.server.token(name, role).await
     }
 
-    /// A request as `token` (`""`: nobody signed in).
     async fn call(
         &self,
         method: Method,
@@ -66,23 +54,7 @@ impl Service {
         token: &str,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut request = self
-            .server
-            .client
-            .request(method, format!("{}{path}", self.server.url));
-        if !token.is_empty() {
-            request = request.bearer_auth(token);
-        }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status();
-        let bytes = response.bytes().await.unwrap();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        self.server.call(method, path, token, body).await
     }
 
     async fn get(&self, path: &str, token: &str) -> (StatusCode, Value) {

@@ -86,21 +86,7 @@ impl World {
         token: &str,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut request = self
-            .server
-            .client
-            .request(method, format!("{}{path}", self.server.url))
-            .bearer_auth(token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status();
-        let bytes = response.bytes().await.unwrap();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        self.server.call(method, path, token, body).await
     }
 
     async fn get(&self, path: &str, who: &Person) -> (StatusCode, Value) {

@@ -80,6 +80,50 @@ impl Server {
     }
 }
 
+/// JSON API calls as a user, for the tests that drive the API by token.
+#[allow(dead_code)] // each test binary uses its own part
+impl Server {
+    /// A user of `role` with an API token; the token.
+    pub async fn token(&self, name: &str, role: Role) -> String {
+        let user = self.create_user(name, role).await;
+        accounts::issue_token(
+            &self.state.domain.store,
+            user.id,
+            "test",
+            grundy_server::now_ms(),
+            accounts::DEFAULT_TOKEN_DAYS,
+        )
+        .await
+        .unwrap()
+        .token
+    }
+
+    /// A request as `token` (`""`: nobody signed in); the status and the body read as JSON
+    /// (`null` when it is not).
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<serde_json::Value>,
+    ) -> (reqwest::StatusCode, serde_json::Value) {
+        let mut request = self.client.request(method, format!("{}{path}", self.url));
+        if !token.is_empty() {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let bytes = response.bytes().await.unwrap();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+        )
+    }
+}
+
 /// A zip of `(path, text)` files: a problem package to upload.
 #[allow(dead_code)]
 pub fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
