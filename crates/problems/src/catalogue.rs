@@ -331,6 +331,11 @@ impl Problem {
         }
     }
 
+    /// How the family explains wrong answers; `None` for a package or a family that cannot.
+    pub fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        self.solver().and_then(|s| s.explainer())
+    }
+
     /// The package's output validator, when answers are judged by one (checker kind
     /// [`CheckerKind::Custom`]); see [`Problem::check`].
     pub fn output_validator(&self) -> Option<&OutputValidator> {

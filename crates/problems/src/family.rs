@@ -3,6 +3,7 @@
 //! independent methods (brute force, closed form, another programme) that must agree with it.
 
 use crate::check::CheckOutcome;
+use crate::explain::Explainer;
 use crate::seed::TestRng;
 use crate::strict::ValidationError;
 use serde::de::DeserializeOwned;
@@ -54,6 +55,11 @@ pub trait Family: Send + Sync + 'static {
     fn check_answer(&self, _input: &Self::Input, _output: &str) -> Option<CheckOutcome> {
         None
     }
+    /// How the family explains wrong answers, when it implements
+    /// [`Explain`](crate::explain::Explain): `Some(self)`.
+    fn explainer(&self) -> Option<&dyn Explainer> {
+        None
+    }
 }
 
 /// Subtask parameters after checking, type-erased.
@@ -80,6 +86,8 @@ pub trait Solver: Send + Sync {
     fn has_reference_checker(&self) -> bool;
     /// Runs the family's checker on `output` for the input `input`.
     fn check_text(&self, input: &str, output: &str) -> CheckOutcome;
+    /// See [`Family::explainer`].
+    fn explainer(&self) -> Option<&dyn Explainer>;
 }
 
 /// What [`Solver::examine`] found about one input.
@@ -134,6 +142,10 @@ where
 
     fn has_reference_checker(&self) -> bool {
         Family::has_reference_checker(self)
+    }
+
+    fn explainer(&self) -> Option<&dyn Explainer> {
+        Family::explainer(self)
     }
 
     fn check_text(&self, input: &str, output: &str) -> CheckOutcome {

@@ -8,6 +8,7 @@
 
 pub mod catalogue;
 pub mod check;
+pub mod explain;
 pub mod families;
 pub mod family;
 pub mod package;

@@ -1,6 +1,7 @@
 //! Nim (POJ 2234 "Matches Game"): lines `M p_1 … p_M` until the end of the file.
 
 use super::{at_most, lines, push_line, within};
+use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -181,6 +182,170 @@ impl Family for Nim {
         extend(&mut piles, &mut games);
         vec![Input { games }]
     }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        Some(self)
+    }
+}
+
+const SUM_PARITY: Misconception = Misconception {
+    id: "sum-parity",
+    title: "The parity of the total",
+    text: "The program answers by whether the total number of matches is odd. That is right for \
+           piles of one match, where every move takes exactly one, but a move may take any \
+           number from a pile: with one pile of 2 the first player takes both and wins. What \
+           decides Nim is the nim-sum, the xor of the pile sizes: the first player loses \
+           exactly when it is 0.",
+};
+
+const NORMAL_AS_MISERE: Misconception = Misconception {
+    id: "normal-as-misere",
+    title: "The misère rule in a normal-play game",
+    text: "The program plays by the misère rule (the player who takes the last match loses), \
+           which differs from Nim's rule only when every pile has at most one match. Here the \
+           player who takes the last match wins, so the nim-sum alone decides: with piles of 1 \
+           and nothing else, an odd number of piles is a win.",
+};
+
+impl Explain for Nim {
+    type Game = Vec<u32>;
+
+    fn small_games(&self) -> Vec<Vec<u32>> {
+        let mut games = self
+            .small_positions()
+            .pop()
+            .expect("one input of small games")
+            .games;
+        games.sort_by_key(|g| self.size(g));
+        games
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> Vec<u32> {
+        let m = rng.random_range(1..=5);
+        (0..m).map(|_| rng.random_range(1..=20)).collect()
+    }
+
+    fn games_per_input(&self) -> usize {
+        MAX_LINES as usize
+    }
+
+    fn input_of(&self, games: &[Vec<u32>]) -> Input {
+        Input {
+            games: games.to_vec(),
+        }
+    }
+
+    fn games_of(&self, input: &Input) -> Vec<Vec<u32>> {
+        input.games.clone()
+    }
+
+    fn answer(&self, game: &Vec<u32>) -> String {
+        word(xor_wins(game)).to_owned()
+    }
+
+    fn size(&self, game: &Vec<u32>) -> u64 {
+        let matches: u64 = game.iter().map(|&p| u64::from(p)).sum();
+        matches * 32 + game.len() as u64
+    }
+
+    fn shrink(&self, game: &Vec<u32>) -> Vec<Vec<u32>> {
+        let mut smaller = Vec::new();
+        for i in 0..game.len() {
+            if game.len() > 1 {
+                let mut fewer = game.clone();
+                fewer.remove(i);
+                smaller.push(fewer);
+            }
+            for less in [game[i] / 2, game[i] - 1] {
+                if (1..game[i]).contains(&less) {
+                    let mut lower = game.clone();
+                    lower[i] = less;
+                    smaller.push(lower);
+                }
+            }
+        }
+        smaller.sort_by_key(|g| self.size(g));
+        smaller.dedup();
+        smaller
+    }
+
+    fn certificate(&self, game: &Vec<u32>) -> Certificate {
+        let piles: Vec<u64> = game.iter().map(|&p| u64::from(p)).collect();
+        let sum = nim::nim_sum(piles.iter().copied());
+        if sum == 0 {
+            let text = nim_sum_text(&piles);
+            return Certificate {
+                en: format!(
+                    "The first player loses: the nim-sum is {text}. Every move changes exactly \
+                     one pile, so it leaves a non-zero nim-sum, and from there the second player \
+                     can always make it 0 again, until the first player has no move left."
+                ),
+                vi: format!(
+                    "Người đi trước thua: tổng nim là {text}. Mỗi nước đi thay đổi đúng một \
+                     đống nên để lại tổng nim khác 0, và từ đó người đi sau luôn đưa được tổng \
+                     nim về 0, cho đến khi người đi trước không còn nước đi."
+                ),
+            };
+        }
+        let (i, &from) = piles
+            .iter()
+            .enumerate()
+            .find(|&(_, &p)| p ^ sum < p)
+            .expect("a pile holds the nim-sum's highest bit");
+        let mut after = piles.clone();
+        after[i] = from ^ sum;
+        let left: Vec<u64> = after.iter().copied().filter(|&p| p > 0).collect();
+        let take = from - after[i];
+        let (leaves_en, leaves_vi) = if left.is_empty() {
+            (
+                "no matches at all, and the second player cannot move".to_owned(),
+                "không còn que nào, và người đi sau không thể đi".to_owned(),
+            )
+        } else {
+            let text = nim_sum_text(&left);
+            (
+                format!(
+                    "piles of nim-sum {text}, lost for the player to move: every move makes \
+                     the nim-sum non-zero and the first player makes it 0 again"
+                ),
+                format!(
+                    "các đống có tổng nim {text}, là thế thua cho người phải đi: mọi nước đi \
+                     làm tổng nim khác 0 và người đi trước lại đưa nó về 0"
+                ),
+            )
+        };
+        Certificate {
+            en: format!(
+                "The first player wins: the nim-sum is {} ≠ 0. Taking {take} from the pile of \
+                 {from} leaves {leaves_en}.",
+                nim_sum_text(&piles)
+            ),
+            vi: format!(
+                "Người đi trước thắng: tổng nim là {} ≠ 0. Lấy {take} que từ đống {from} que \
+                 để lại {leaves_vi}.",
+                nim_sum_text(&piles)
+            ),
+        }
+    }
+
+    fn misconceptions(&self) -> &'static [Misconception] {
+        &[SUM_PARITY, NORMAL_AS_MISERE]
+    }
+
+    fn misconceived(&self, id: &str, game: &Vec<u32>) -> Option<String> {
+        let first_wins = match id {
+            "sum-parity" => game.iter().map(|&p| u64::from(p)).sum::<u64>() % 2 == 1,
+            "normal-as-misere" => {
+                if game.iter().all(|&p| p <= 1) {
+                    !xor_wins(game)
+                } else {
+                    xor_wins(game)
+                }
+            }
+            _ => return None,
+        };
+        Some(word(first_wins).to_owned())
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +354,44 @@ mod tests {
 
     fn rule(text: &str) -> String {
         Nim.parse(text).unwrap_err().to_string()
+    }
+
+    fn wrong_on(id: &str, game: &[u32]) -> bool {
+        Nim.misconceived(id, &game.to_vec()) != Some(Nim.answer(&game.to_vec()))
+    }
+
+    #[test]
+    fn misconceptions_fail_where_they_should() {
+        assert!(wrong_on("sum-parity", &[2]));
+        assert!(!wrong_on("sum-parity", &[1, 1, 1]));
+        assert!(wrong_on("normal-as-misere", &[1]));
+        assert!(!wrong_on("normal-as-misere", &[2, 3]));
+    }
+
+    #[test]
+    fn certificates_name_a_winning_move() {
+        let win = Nim.certificate(&vec![3, 5]);
+        assert!(win.en.contains("3 ⊕ 5 = 6 ≠ 0"), "{}", win.en);
+        assert!(win.en.contains("Taking 2 from the pile of 5"), "{}", win.en);
+        assert!(win.en.contains("3 ⊕ 3 = 0"), "{}", win.en);
+        let lose = Nim.certificate(&vec![1, 2, 3]);
+        assert!(lose.en.contains("1 ⊕ 2 ⊕ 3 = 0"), "{}", lose.en);
+        assert!(lose.vi.contains("Người đi trước thua"), "{}", lose.vi);
+        let one = Nim.certificate(&vec![4]);
+        assert!(
+            one.en
+                .contains("Taking 4 from the pile of 4 leaves no matches"),
+            "{}",
+            one.en
+        );
+    }
+
+    #[test]
+    fn shrinking_gives_smaller_games() {
+        let smaller = Nim.shrink(&vec![2, 3]);
+        assert!(smaller.contains(&vec![3]) && smaller.contains(&vec![1, 3]));
+        assert!(smaller.iter().all(|g| Nim.size(g) < Nim.size(&vec![2, 3])));
+        assert!(Nim.shrink(&vec![1]).is_empty());
     }
 
     #[test]

@@ -1,0 +1,659 @@
+//! Explaining a wrong answer: the smallest game a program gets wrong, a certificate of the right
+//! answer there, and the classic mistake the program's answers agree with.
+//!
+//! A family that can explain implements [`Explain`]: it splits its inputs into games, lists its
+//! small games in order of size, shrinks a game, proves its answer in words and knows the wrong
+//! strategies students use. [`search`] drives a program (any closure from an input to an output)
+//! through those games within a budget; the judge gives it a sandboxed program, tests give it a
+//! plain function.
+
+use std::fmt::Debug;
+
+use crate::family::Family;
+use crate::seed::TestRng;
+
+/// A classic wrong strategy, named so that teaching material can refer to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Misconception {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// One paragraph for the student: what the strategy does and why it fails.
+    pub text: &'static str,
+}
+
+/// Answering every position alike; recognised for every family, with no solver of its own.
+pub const ALWAYS_FIRST: Misconception = Misconception {
+    id: "always-first",
+    title: "The same answer for every position",
+    text: "The program gives the same answer whatever the position. Some positions of this game \
+           are won by the first player and some are lost: the answer has to depend on the \
+           position, through the rule that tells them apart.",
+};
+
+/// Why the right answer is right, in English and Vietnamese.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    pub en: String,
+    pub vi: String,
+}
+
+/// What a family knows about its games beyond their answers.
+pub trait Explain: Family {
+    type Game: Clone + Debug;
+
+    /// Every small game, smallest first: the search tries them in this order, so the first one
+    /// a program gets wrong is a smallest counterexample.
+    fn small_games(&self) -> Vec<Self::Game>;
+    /// A random small game, for stress testing (a wider range than [`Explain::small_games`]).
+    fn random_game(&self, rng: &mut TestRng) -> Self::Game;
+    /// Large games on which a misconception is known to fail when every small game passes
+    /// (floating point that loses precision only near the limits).
+    fn witnesses(&self) -> Vec<Self::Game> {
+        Vec::new()
+    }
+    /// How many games one input may hold; 1 for formats of a single game.
+    fn games_per_input(&self) -> usize;
+    /// The input holding these games, in this order (at most [`Explain::games_per_input`]).
+    fn input_of(&self, games: &[Self::Game]) -> Self::Input;
+    /// The games an input holds, in order.
+    fn games_of(&self, input: &Self::Input) -> Vec<Self::Game>;
+    /// The reference's answer to one game: its part of the expected output.
+    fn answer(&self, game: &Self::Game) -> String;
+    /// The order [`Explain::small_games`] follows (piles, vertices, …): what "smaller" means.
+    fn size(&self, game: &Self::Game) -> u64;
+    /// Games one step smaller than `game` (a pile fewer, a pile smaller, …), smallest first.
+    fn shrink(&self, game: &Self::Game) -> Vec<Self::Game>;
+    /// Why [`Explain::answer`] is right for `game`.
+    fn certificate(&self, game: &Self::Game) -> Certificate;
+    /// The family's wrong strategies ([`ALWAYS_FIRST`] is added for every family).
+    fn misconceptions(&self) -> &'static [Misconception];
+    /// The answer of the misconception `id` to `game`.
+    fn misconceived(&self, id: &str, game: &Self::Game) -> Option<String>;
+}
+
+/// The object-safe view of [`Explain`]: a game is the text of an input holding that game alone.
+pub trait Explainer: Send + Sync {
+    fn small_games(&self) -> Vec<String>;
+    fn random_game(&self, rng: &mut TestRng) -> String;
+    fn witnesses(&self) -> Vec<String>;
+    fn games_per_input(&self) -> usize;
+    /// One input holding all of `games` (each a one-game input).
+    fn pack(&self, games: &[String]) -> String;
+    fn answer(&self, game: &str) -> String;
+    fn size(&self, game: &str) -> u64;
+    fn shrink(&self, game: &str) -> Vec<String>;
+    fn certificate(&self, game: &str) -> Certificate;
+    /// The family's misconceptions, then [`ALWAYS_FIRST`].
+    fn misconceptions(&self) -> Vec<Misconception>;
+    fn misconceived(&self, id: &str, game: &str) -> Option<String>;
+}
+
+impl<E: Explain + Send + Sync> Explainer for E {
+    fn small_games(&self) -> Vec<String> {
+        Explain::small_games(self)
+            .iter()
+            .map(|g| self.text(g))
+            .collect()
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> String {
+        self.text(&Explain::random_game(self, rng))
+    }
+
+    fn witnesses(&self) -> Vec<String> {
+        Explain::witnesses(self)
+            .iter()
+            .map(|g| self.text(g))
+            .collect()
+    }
+
+    fn games_per_input(&self) -> usize {
+        Explain::games_per_input(self)
+    }
+
+    fn pack(&self, games: &[String]) -> String {
+        let games: Vec<E::Game> = games.iter().map(|g| self.game(g)).collect();
+        self.render(&self.input_of(&games))
+    }
+
+    fn answer(&self, game: &str) -> String {
+        Explain::answer(self, &self.game(game))
+    }
+
+    fn size(&self, game: &str) -> u64 {
+        Explain::size(self, &self.game(game))
+    }
+
+    fn shrink(&self, game: &str) -> Vec<String> {
+        Explain::shrink(self, &self.game(game))
+            .iter()
+            .map(|g| self.text(g))
+            .collect()
+    }
+
+    fn certificate(&self, game: &str) -> Certificate {
+        Explain::certificate(self, &self.game(game))
+    }
+
+    fn misconceptions(&self) -> Vec<Misconception> {
+        let mut all = Explain::misconceptions(self).to_vec();
+        all.push(ALWAYS_FIRST);
+        all
+    }
+
+    fn misconceived(&self, id: &str, game: &str) -> Option<String> {
+        Explain::misconceived(self, id, &self.game(game))
+    }
+}
+
+/// The text/game conversions of the blanket [`Explainer`]: games are rendered by the family
+/// itself, so parsing them back cannot fail.
+trait GameText: Explain {
+    fn text(&self, game: &Self::Game) -> String {
+        self.render(&self.input_of(std::slice::from_ref(game)))
+    }
+
+    fn game(&self, text: &str) -> Self::Game {
+        let input = self
+            .parse(text)
+            .unwrap_or_else(|e| panic!("a game the family rendered parses back: {e}\n{text}"));
+        self.games_of(&input)
+            .into_iter()
+            .next()
+            .expect("a one-game input holds a game")
+    }
+}
+
+impl<E: Explain> GameText for E {}
+
+/// `a ⊕ b ⊕ c = x`, the nim-sum of `values` written out.
+pub fn nim_sum_text(values: &[u64]) -> String {
+    let sum = values.iter().fold(0, |a, b| a ^ b);
+    let terms: Vec<String> = values.iter().map(u64::to_string).collect();
+    if values.len() == 1 {
+        format!("{sum}")
+    } else {
+        format!("{} = {sum}", terms.join(" ⊕ "))
+    }
+}
+
+/// What running the program on one input gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// It ended normally with this output.
+    Output(String),
+    /// It did not end normally: a time limit, a runtime error (in words, for the student).
+    Failed(String),
+    /// The budget is spent: the search stops here.
+    OutOfBudget,
+}
+
+/// The bounds of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// Program runs at most.
+    pub runs: u32,
+    /// Games in one input at most (beyond the family's own limit).
+    pub games_per_run: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            runs: 64,
+            games_per_run: 1000,
+        }
+    }
+}
+
+/// A smallest game found wrong, confirmed by an input holding it alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// The input text with that one game.
+    pub position: String,
+    pub expected: String,
+    /// The program's answer, or what happened instead ("time limit exceeded").
+    pub got: String,
+    pub certificate: Certificate,
+    pub misconception: Option<Misconception>,
+    /// Whether it came from the large witness games: no small game was wrong.
+    pub large: bool,
+}
+
+/// The result of [`search`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub counterexample: Option<Counterexample>,
+    pub runs: u32,
+}
+
+/// One game's result in a run.
+#[derive(Clone, Debug)]
+enum Seen {
+    /// The program's answer (right or wrong).
+    Answer(String),
+    /// The run failed; the game was alone in it or the failure was traced to it.
+    Failed(String),
+}
+
+struct Search<'a> {
+    explainer: &'a dyn Explainer,
+    case_sensitive: bool,
+    bounds: Bounds,
+    run: &'a mut dyn FnMut(&str) -> Attempt,
+    runs: u32,
+    spent: bool,
+    /// Every game whose answer was read, for matching misconceptions.
+    seen: Vec<(String, String)>,
+}
+
+/// Whether two answers are the same token for token, as the token checker compares them.
+pub fn same_answer(a: &str, b: &str, case_sensitive: bool) -> bool {
+    let (mut a, mut b) = (a.split_ascii_whitespace(), b.split_ascii_whitespace());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x == y || (!case_sensitive && x.eq_ignore_ascii_case(y)) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Cuts `output` into one answer per game: each game takes as many tokens as its expected
+/// answer has, which is how the token checker lines them up. `None` once the output runs out.
+fn split_answers(output: &str, expected: &[String]) -> Vec<Option<String>> {
+    let mut tokens = output.split_ascii_whitespace();
+    let mut answers = Vec::with_capacity(expected.len());
+    for (i, want) in expected.iter().enumerate() {
+        let count = want.split_ascii_whitespace().count();
+        let mut taken: Vec<&str> = tokens.by_ref().take(count).collect();
+        if i + 1 == expected.len() {
+            // Anything printed after the last answer belongs to it, and makes it wrong.
+            taken.extend(tokens.by_ref());
+        }
+        answers.push((taken.len() >= count).then(|| taken.join(" ")));
+    }
+    answers
+}
+
+impl Search<'_> {
+    fn attempt(&mut self, input: &str) -> Option<Attempt> {
+        if self.spent || self.runs >= self.bounds.runs {
+            self.spent = true;
+            return None;
+        }
+        self.runs += 1;
+        match (self.run)(input) {
+            Attempt::OutOfBudget => {
+                self.spent = true;
+                None
+            }
+            attempt => Some(attempt),
+        }
+    }
+
+    /// Runs `games` (in as many inputs as the limits ask) and returns what each got, `None`
+    /// where the budget ran out first.
+    fn try_games(&mut self, games: &[String]) -> Vec<Option<Seen>> {
+        let per_input = self
+            .explainer
+            .games_per_input()
+            .min(self.bounds.games_per_run)
+            .max(1);
+        let mut seen = Vec::with_capacity(games.len());
+        for chunk in games.chunks(per_input) {
+            seen.extend(self.try_chunk(chunk));
+        }
+        seen
+    }
+
+    fn try_chunk(&mut self, games: &[String]) -> Vec<Option<Seen>> {
+        let input = self.explainer.pack(games);
+        let Some(attempt) = self.attempt(&input) else {
+            return vec![None; games.len()];
+        };
+        match attempt {
+            Attempt::Output(output) => {
+                let expected: Vec<String> =
+                    games.iter().map(|g| self.explainer.answer(g)).collect();
+                let answers = split_answers(&output, &expected);
+                games
+                    .iter()
+                    .zip(answers)
+                    .map(|(game, answer)| {
+                        let answer = answer.unwrap_or_default();
+                        self.seen.push((game.clone(), answer.clone()));
+                        Some(Seen::Answer(answer))
+                    })
+                    .collect()
+            }
+            Attempt::Failed(what) if games.len() == 1 => vec![Some(Seen::Failed(what))],
+            // Which game made it fail: halve until one does alone.
+            Attempt::Failed(_) => {
+                let (left, right) = games.split_at(games.len() / 2);
+                let mut seen = self.try_chunk(left);
+                if seen.iter().any(|s| matches!(s, Some(Seen::Failed(_)))) {
+                    // The smaller games already hold a failure; the rest are not needed.
+                    seen.extend(std::iter::repeat_n(None, right.len()));
+                } else {
+                    seen.extend(self.try_chunk(right));
+                }
+                seen
+            }
+            Attempt::OutOfBudget => unreachable!("taken out by attempt()"),
+        }
+    }
+
+    fn is_wrong(&self, game: &str, seen: &Seen) -> bool {
+        match seen {
+            Seen::Answer(answer) => {
+                !same_answer(answer, &self.explainer.answer(game), self.case_sensitive)
+            }
+            Seen::Failed(_) => true,
+        }
+    }
+
+    /// The first game of `games` the program gets wrong, with what it got.
+    fn first_wrong(&mut self, games: &[String]) -> Option<(String, Seen)> {
+        let seen = self.try_games(games);
+        games.iter().zip(seen).find_map(|(game, seen)| match seen {
+            Some(seen) if self.is_wrong(game, &seen) => Some((game.clone(), seen)),
+            _ => None,
+        })
+    }
+
+    /// Smaller and smaller games the program still gets wrong.
+    fn shrink(&mut self, mut game: String, mut seen: Seen) -> (String, Seen) {
+        loop {
+            let size = self.explainer.size(&game);
+            let smaller: Vec<String> = self
+                .explainer
+                .shrink(&game)
+                .into_iter()
+                .filter(|g| self.explainer.size(g) < size)
+                .collect();
+            if smaller.is_empty() || self.spent {
+                return (game, seen);
+            }
+            match self.first_wrong(&smaller) {
+                Some((g, s)) => (game, seen) = (g, s),
+                None => return (game, seen),
+            }
+        }
+    }
+
+    /// The misconception whose answers are the program's on every game seen, and wrong on at
+    /// least one of them (a right program agrees with nothing).
+    fn misconception(&self) -> Option<Misconception> {
+        let answers: Vec<(&String, &String, String)> = self
+            .seen
+            .iter()
+            .map(|(game, got)| (game, got, self.explainer.answer(game)))
+            .collect();
+        let agrees = |answer: &dyn Fn(&str) -> Option<String>| {
+            let mut differs_from_reference = false;
+            for (game, got, expected) in &answers {
+                let Some(theirs) = answer(game) else {
+                    return false;
+                };
+                if !same_answer(&theirs, got, self.case_sensitive) {
+                    return false;
+                }
+                differs_from_reference |= !same_answer(&theirs, expected, self.case_sensitive);
+            }
+            differs_from_reference
+        };
+        for misconception in self.explainer.misconceptions() {
+            let matched = if misconception == ALWAYS_FIRST {
+                let Some((_, first, _)) = answers.first() else {
+                    return None;
+                };
+                answers.len() > 1
+                    && answers
+                        .iter()
+                        .all(|(_, got, _)| same_answer(got, first, self.case_sensitive))
+                    && answers
+                        .iter()
+                        .any(|(_, got, expected)| !same_answer(got, expected, self.case_sensitive))
+            } else {
+                agrees(&|game: &str| self.explainer.misconceived(misconception.id, game))
+            };
+            if matched {
+                return Some(misconception);
+            }
+        }
+        None
+    }
+}
+
+/// Finds a smallest game the program gets wrong: the small games in order of size (many to an
+/// input where the format allows), then the family's large witnesses; shrinks the first found,
+/// confirms it with an input holding that game alone, and names the misconception the
+/// program's answers agree with. `run` runs the program on one input; it decides the budget
+/// beyond `bounds` (CPU time, wall time) by answering [`Attempt::OutOfBudget`].
+pub fn search(
+    explainer: &dyn Explainer,
+    case_sensitive: bool,
+    bounds: Bounds,
+    run: &mut dyn FnMut(&str) -> Attempt,
+) -> Finding {
+    let mut search = Search {
+        explainer,
+        case_sensitive,
+        bounds,
+        run,
+        runs: 0,
+        spent: false,
+        seen: Vec::new(),
+    };
+    let mut large = false;
+    let mut found = search.first_wrong(&explainer.small_games());
+    if found.is_none() && !search.spent {
+        large = true;
+        found = search.first_wrong(&explainer.witnesses());
+    }
+    let counterexample = found.and_then(|(game, seen)| {
+        let (game, _) = search.shrink(game, seen);
+        // Alone in its input: a program that answers it right there was wrong only because of
+        // the games around it, and that is not this game's counterexample.
+        let alone = search.try_chunk(std::slice::from_ref(&game));
+        let got = match alone.into_iter().next().flatten() {
+            Some(seen) if search.is_wrong(&game, &seen) => match seen {
+                Seen::Answer(answer) => answer,
+                Seen::Failed(what) => what,
+            },
+            _ => return None,
+        };
+        Some(Counterexample {
+            expected: explainer.answer(&game),
+            certificate: explainer.certificate(&game),
+            misconception: search.misconception(),
+            position: game,
+            got,
+            large,
+        })
+    });
+    Finding {
+        counterexample,
+        runs: search.runs,
+    }
+}
+
+/// `games` (random ones, for stress testing) checked in order against the reference: the first
+/// the program gets wrong, shrunk and explained as [`search`] does. `progress` hears how many
+/// games are done.
+pub fn stress(
+    explainer: &dyn Explainer,
+    case_sensitive: bool,
+    games: &[String],
+    run: &mut dyn FnMut(&str) -> Attempt,
+    progress: &mut dyn FnMut(usize),
+) -> Finding {
+    let mut search = Search {
+        explainer,
+        case_sensitive,
+        bounds: Bounds {
+            runs: u32::MAX,
+            ..Bounds::default()
+        },
+        run,
+        runs: 0,
+        spent: false,
+        seen: Vec::new(),
+    };
+    let per_input = explainer
+        .games_per_input()
+        .clamp(1, Bounds::default().games_per_run);
+    let mut found = None;
+    let mut done = 0;
+    for chunk in games.chunks(per_input) {
+        let seen = search.try_chunk(chunk);
+        done += chunk.len();
+        progress(done);
+        found = chunk.iter().zip(seen).find_map(|(game, seen)| match seen {
+            Some(seen) if search.is_wrong(game, &seen) => Some((game.clone(), seen)),
+            _ => None,
+        });
+        if found.is_some() || search.spent {
+            break;
+        }
+    }
+    let counterexample = found.map(|(game, seen)| {
+        let (game, seen) = search.shrink(game, seen);
+        Counterexample {
+            expected: explainer.answer(&game),
+            certificate: explainer.certificate(&game),
+            misconception: search.misconception(),
+            got: match seen {
+                Seen::Answer(answer) => answer,
+                Seen::Failed(what) => what,
+            },
+            position: game,
+            large: false,
+        }
+    });
+    Finding {
+        counterexample,
+        runs: search.runs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families;
+
+    /// A Nim "program": each line `M p_1 … p_M` answered by `rule`.
+    fn nim_program(rule: impl Fn(&[u64]) -> bool) -> impl FnMut(&str) -> Attempt {
+        move |input: &str| {
+            let mut out = String::new();
+            for line in input.lines() {
+                let piles: Vec<u64> = line
+                    .split_whitespace()
+                    .skip(1)
+                    .map(|t| t.parse().unwrap())
+                    .collect();
+                out.push_str(if rule(&piles) { "Yes\n" } else { "No\n" });
+            }
+            Attempt::Output(out)
+        }
+    }
+
+    fn explain_nim(run: &mut dyn FnMut(&str) -> Attempt) -> Finding {
+        let nim = families::by_name("nim").unwrap();
+        search(nim.explainer().unwrap(), true, Bounds::default(), run)
+    }
+
+    #[test]
+    fn a_right_program_gets_nothing() {
+        let finding = explain_nim(&mut nim_program(|p| p.iter().fold(0, |a, b| a ^ b) != 0));
+        assert_eq!(finding.counterexample, None);
+        // Every small game in one input, then the (no) witnesses.
+        assert_eq!(finding.runs, 1);
+    }
+
+    #[test]
+    fn the_parity_of_the_total_is_named_with_one_pile_of_two() {
+        let finding = explain_nim(&mut nim_program(|p| p.iter().sum::<u64>() % 2 == 1));
+        let found = finding.counterexample.unwrap();
+        assert_eq!(found.position, "1 2\n");
+        assert_eq!((found.expected.as_str(), found.got.as_str()), ("Yes", "No"));
+        assert_eq!(found.misconception.map(|m| m.id), Some("sum-parity"));
+        assert!(!found.large);
+    }
+
+    #[test]
+    fn a_constant_answer_is_always_first() {
+        let found = explain_nim(&mut nim_program(|_| true))
+            .counterexample
+            .unwrap();
+        assert_eq!(found.position, "2 1 1\n");
+        assert_eq!(found.misconception.map(|m| m.id), Some("always-first"));
+    }
+
+    #[test]
+    fn an_arbitrary_mistake_is_shrunk_and_not_named() {
+        // Wrong whenever some pile is 5, in a game of three piles or more.
+        let finding = explain_nim(&mut nim_program(|p| {
+            let right = p.iter().fold(0, |a, b| a ^ b) != 0;
+            right ^ (p.len() >= 3 && p.contains(&5))
+        }));
+        let found = finding.counterexample.unwrap();
+        assert_eq!(found.position, "3 1 1 5\n");
+        assert_eq!(found.misconception, None);
+    }
+
+    #[test]
+    fn a_crash_is_traced_to_its_game() {
+        let mut run = |input: &str| {
+            if input.lines().any(|l| l == "2 3 3") {
+                Attempt::Failed("runtime error (exit code 3)".into())
+            } else {
+                nim_program(|p| p.iter().fold(0, |a, b| a ^ b) != 0)(input)
+            }
+        };
+        let finding = explain_nim(&mut run);
+        let found = finding.counterexample.unwrap();
+        assert_eq!(found.position, "2 3 3\n");
+        assert_eq!(found.got, "runtime error (exit code 3)");
+        assert!(finding.runs <= 64);
+    }
+
+    #[test]
+    fn the_run_budget_holds() {
+        let mut runs = 0;
+        let mut run = |_: &str| {
+            runs += 1;
+            Attempt::Failed("time limit exceeded".into())
+        };
+        let nim = families::by_name("nim").unwrap();
+        let bounds = Bounds {
+            runs: 5,
+            ..Bounds::default()
+        };
+        let finding = search(nim.explainer().unwrap(), true, bounds, &mut run);
+        assert_eq!(finding.runs, 5);
+        assert_eq!(runs, 5);
+    }
+
+    #[test]
+    fn answers_split_by_the_expected_token_counts() {
+        let expected = ["Case 1: lose".to_owned(), "Case 2: 3".to_owned()];
+        assert_eq!(
+            split_answers("Case 1: lose\nCase 2:\n3 extra", &expected),
+            [
+                Some("Case 1: lose".to_owned()),
+                Some("Case 2: 3 extra".to_owned())
+            ]
+        );
+        assert_eq!(split_answers("Case 1:", &expected), [None, None]);
+    }
+
+    #[test]
+    fn answers_compare_as_the_token_checker_does() {
+        assert!(same_answer("Yes\n", " Yes ", true));
+        assert!(!same_answer("Yes", "yes", true));
+        assert!(same_answer("Yes", "yes", false));
+        assert!(!same_answer("Yes", "Yes No", false));
+    }
+}
