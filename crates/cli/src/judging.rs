@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
+use grundy_judge::explain::Budget;
 use grundy_judge::{Caches, Event, Judge, Judgement, Languages, Options, Verdict};
 use grundy_sandbox::{
     Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
@@ -80,7 +81,7 @@ impl SandboxArgs {
         }
     }
 
-    fn judge(&self, cache: PathBuf) -> Result<Judge> {
+    pub(crate) fn judge(&self, cache: PathBuf) -> Result<Judge> {
         let languages = Languages::load(self.languages.as_deref())?;
         Ok(Judge::new(self.start()?, languages, self.caches(cache))?)
     }
@@ -196,6 +197,10 @@ pub struct JudgeArgs {
     /// Stop each subtask at its first failing test.
     #[arg(long)]
     pub stop_at_first_failure: bool,
+    /// On a wrong answer or runtime error, find the smallest game the program gets wrong, why
+    /// the right answer is right, and the misconception behind it.
+    #[arg(long)]
+    pub explain: bool,
     /// Load problems from this folder instead of the built-in catalogue.
     #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
     pub problems_dir: Option<PathBuf>,
@@ -257,10 +262,29 @@ pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
         }
     };
     let judgement = judge.judge(problem, &language, &source, options, &mut progress)?;
+    let explanation = if args.explain
+        && matches!(
+            judgement.verdict,
+            Verdict::WrongAnswer | Verdict::RuntimeError
+        ) {
+        judge.explain(problem, &language, &source, Budget::default())?
+    } else {
+        None
+    };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&judgement)?);
+        let mut doc = serde_json::to_value(&judgement)?;
+        if args.explain {
+            doc["explanation"] = serde_json::to_value(&explanation)?;
+        }
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print_judgement(&judgement);
+        if let Some(explanation) = &explanation {
+            println!();
+            crate::explaining::print_explanation(explanation);
+        } else if args.explain && judgement.verdict != Verdict::Accepted {
+            println!("(no explanation: only wrong answers and runtime errors on problems whose games are listed get one)");
+        }
     }
     Ok(if judgement.verdict == Verdict::Accepted {
         ExitCode::SUCCESS

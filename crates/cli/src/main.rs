@@ -1,6 +1,7 @@
 //! `grundy`: one binary for the whole judge: the service and its workers, the catalogue tools,
 //! the sandbox and the judging engine.
 
+mod explaining;
 mod judging;
 mod problems;
 mod service;
@@ -48,6 +49,8 @@ enum Command {
     Run(judging::RunArgs),
     /// Judge a source file against a problem's whole test set.
     Judge(judging::JudgeArgs),
+    /// Run a program against the reference on random small games before submitting it.
+    Stress(explaining::StressArgs),
     /// Report what isolation this machine gives and which languages it has.
     Doctor(judging::DoctorArgs),
     /// The sandbox supervisor (started by the judge; reads run requests on stdin).
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Run(args) => judging::run(&cli.sandbox, args),
         Command::Judge(args) => judging::judge(&cli.sandbox, args),
         Command::Doctor(args) => judging::doctor(&cli.sandbox, args),
+        Command::Stress(args) => explaining::stress(&cli.sandbox, args),
         Command::Problems {
             problems_dir,
             command,

@@ -2,6 +2,7 @@
 //! check each output with the problem's checker, score the subtasks, stream events as it goes.
 
 mod compiled;
+pub mod explain;
 pub mod languages;
 pub mod naming;
 mod pch;

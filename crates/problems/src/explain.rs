@@ -519,7 +519,18 @@ pub fn stress(
         }
     }
     let counterexample = found.map(|(game, seen)| {
-        let (game, seen) = search.shrink(game, seen);
+        let (mut game, mut seen) = search.shrink(game, seen);
+        // Shrinking is greedy and can stop at a game none of whose neighbours fails while a
+        // smaller game elsewhere does: the small games below it settle that.
+        let size = explainer.size(&game);
+        let below: Vec<String> = explainer
+            .small_games()
+            .into_iter()
+            .filter(|g| explainer.size(g) < size)
+            .collect();
+        if let Some((smaller, its)) = search.first_wrong(&below) {
+            (game, seen) = search.shrink(smaller, its);
+        }
         Counterexample {
             expected: explainer.answer(&game),
             certificate: explainer.certificate(&game),
@@ -617,6 +628,24 @@ mod tests {
         assert_eq!(found.position, "2 3 3\n");
         assert_eq!(found.got, "runtime error (exit code 3)");
         assert!(finding.runs <= 64);
+    }
+
+    #[test]
+    fn stress_goes_below_where_shrinking_stops() {
+        // No neighbour of 1 1 2 fails by the parity of the total; one pile of 2 does.
+        let nim = families::by_name("nim").unwrap();
+        let mut done = 0;
+        let finding = stress(
+            nim.explainer().unwrap(),
+            true,
+            &["1 1\n".to_owned(), "3 1 1 2\n".to_owned()],
+            &mut nim_program(|p| p.iter().sum::<u64>() % 2 == 1),
+            &mut |n| done = n,
+        );
+        assert_eq!(done, 2);
+        let found = finding.counterexample.unwrap();
+        assert_eq!(found.position, "1 2\n");
+        assert_eq!(found.misconception.map(|m| m.id), Some("sum-parity"));
     }
 
     #[test]

@@ -45,6 +45,15 @@ impl TestKey<'_> {
     }
 }
 
+/// The generator of `grundy stress`'s random games: a function of the seed the student gives,
+/// under its own domain tag.
+pub fn stress_rng(seed: u64) -> TestRng {
+    let mut hasher = Sha256::new();
+    hasher.update(b"grundy/stress/v1\0");
+    hasher.update(seed.to_le_bytes());
+    ChaCha8Rng::from_seed(hasher.finalize().into())
+}
+
 /// Identifies one personal instance: the instance `at.index` of subtask `at.subtask` handed to
 /// the student whose personal seed is `personal_seed`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,264 @@
+//! Explaining a wrong answer with the program itself: the compiled program runs in the sandbox
+//! on freshly generated small games of its problem (never a hidden test), within a budget, and
+//! [`grundy_problems::explain::search`] finds, shrinks and explains the smallest one it gets
+//! wrong.
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use grundy_problems::Problem;
+use grundy_problems::explain::{self, Attempt, Bounds, Explainer};
+use grundy_problems::spec::CheckerKind;
+use grundy_sandbox::{Limits, RunReport, Status};
+use serde::Serialize;
+
+use crate::{Compiled, Judge, JudgeError, Language};
+
+/// What one explanation may spend: runs, the program's CPU time, and wall time (a program that
+/// sleeps spends none of the CPU budget).
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub runs: u32,
+    pub cpu: Duration,
+    pub wall: Duration,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            runs: 64,
+            cpu: Duration::from_secs(5),
+            wall: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A misconception as shown: its id, title and paragraph.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MisconceptionView {
+    pub id: String,
+    pub title: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CertificateView {
+    pub en: String,
+    pub vi: String,
+}
+
+/// The explanation of a wrong answer. With nothing found within the budget, `position`,
+/// `expected`, `got` and `certificate` are `null`: an honest "no small counterexample".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// A complete input in the problem's format holding that one game.
+    pub position: Option<String>,
+    pub expected: Option<String>,
+    pub got: Option<String>,
+    pub certificate: Option<CertificateView>,
+    pub misconception: Option<MisconceptionView>,
+    /// Whether the counterexample is one of the large games kept for mistakes that no small
+    /// game shows (floating point near the limits).
+    pub large: bool,
+    pub runs: u32,
+    pub cpu_ms: u64,
+}
+
+impl Explanation {
+    pub fn from_finding(finding: explain::Finding, cpu_ms: u64) -> Explanation {
+        let found = finding.counterexample;
+        Explanation {
+            position: found.as_ref().map(|c| c.position.clone()),
+            expected: found.as_ref().map(|c| c.expected.clone()),
+            got: found.as_ref().map(|c| c.got.clone()),
+            certificate: found.as_ref().map(|c| CertificateView {
+                en: c.certificate.en.clone(),
+                vi: c.certificate.vi.clone(),
+            }),
+            misconception: found.as_ref().and_then(|c| c.misconception).map(|m| {
+                MisconceptionView {
+                    id: m.id.to_owned(),
+                    title: m.title.to_owned(),
+                    text: m.text.to_owned(),
+                }
+            }),
+            large: found.as_ref().is_some_and(|c| c.large),
+            runs: finding.runs,
+            cpu_ms,
+        }
+    }
+
+    pub fn found(&self) -> bool {
+        self.position.is_some()
+    }
+}
+
+/// What a run that did not end normally looks like to the student.
+pub fn failure_words(report: &RunReport) -> Option<String> {
+    Some(match report.status {
+        Status::Ok => return None,
+        Status::TimeLimit => "time limit exceeded".to_owned(),
+        Status::MemoryLimit => "memory limit exceeded".to_owned(),
+        Status::OutputLimit => "output limit exceeded".to_owned(),
+        Status::RuntimeError => match (&report.exit_code, &report.signal) {
+            (Some(code), _) => format!("runtime error (exit code {code})"),
+            (_, Some(signal)) => format!("runtime error (killed by {signal})"),
+            _ => "runtime error".to_owned(),
+        },
+        Status::SecurityViolation => "a forbidden system call".to_owned(),
+        Status::InternalError => "the judge failed to run it".to_owned(),
+    })
+}
+
+/// Runs a compiled program on explanation inputs within a budget, counting its CPU time.
+pub(crate) struct BudgetedRunner<'a> {
+    judge: &'a mut Judge,
+    language: &'a Language,
+    compiled: &'a Compiled,
+    limits: Limits,
+    budget: Budget,
+    started: Instant,
+    pub(crate) cpu: Duration,
+    /// A judge fault (the sandbox failed): the search stops and the error is returned.
+    pub(crate) fault: Option<JudgeError>,
+}
+
+impl BudgetedRunner<'_> {
+    pub(crate) fn run(&mut self, input: &str) -> Attempt {
+        let wall_left = self.budget.wall.saturating_sub(self.started.elapsed());
+        let cpu_left = self.budget.cpu.saturating_sub(self.cpu);
+        if self.fault.is_some() || wall_left.is_zero() || cpu_left.is_zero() {
+            return Attempt::OutOfBudget;
+        }
+        let mut limits = self.limits;
+        limits.cpu_ms = limits.cpu_ms.min(cpu_left.as_millis() as u64).max(1);
+        limits.wall_ms = limits.wall_ms.min(wall_left.as_millis() as u64).max(1);
+        match self.run_once(input, limits) {
+            Ok(report) => {
+                self.cpu += Duration::from_millis(report.cpu_ms);
+                if report.status == Status::InternalError {
+                    tracing::error!(
+                        detail = report.detail.as_deref().unwrap_or("unknown"),
+                        "the sandbox failed during an explanation"
+                    );
+                    self.fault = Some(JudgeError::Internal);
+                    return Attempt::OutOfBudget;
+                }
+                match failure_words(&report) {
+                    Some(words) => Attempt::Failed(words),
+                    None => Attempt::Output(String::from_utf8_lossy(&report.stdout).into_owned()),
+                }
+            }
+            Err(e) => {
+                self.fault = Some(e);
+                Attempt::OutOfBudget
+            }
+        }
+    }
+
+    fn run_once(&mut self, input: &str, limits: Limits) -> Result<RunReport, JudgeError> {
+        let path = self.judge.scratch.path().join("explain.in");
+        fs::write(&path, input)?;
+        self.judge
+            .run(self.language, self.compiled, Some(&path), None, limits)
+    }
+}
+
+impl Judge {
+    /// Explains why `source` is wrong on `problem`: `None` when the problem's family cannot
+    /// explain (an uploaded package, a game without small positions listed). Compiles again,
+    /// which the compilation cache makes cheap after judging.
+    pub fn explain(
+        &mut self,
+        problem: &Problem,
+        language: &Language,
+        source: &[u8],
+        budget: Budget,
+    ) -> Result<Option<Explanation>, JudgeError> {
+        let Some(explainer) = problem.explainer() else {
+            return Ok(None);
+        };
+        let compiled = self.compile(language, source)?;
+        if !compiled.result.ok {
+            return Ok(None);
+        }
+        let limits = Limits::for_run(
+            u64::from(problem.spec.time_limit_ms),
+            u64::from(problem.spec.memory_limit_mib) * 1024,
+        );
+        let case_sensitive =
+            problem.spec.checker.kind != CheckerKind::Tokens || problem.spec.checker.case_sensitive;
+        let mut runner = BudgetedRunner {
+            judge: self,
+            language,
+            compiled: &compiled,
+            limits,
+            budget,
+            started: Instant::now(),
+            cpu: Duration::ZERO,
+            fault: None,
+        };
+        let bounds = Bounds {
+            runs: budget.runs,
+            ..Bounds::default()
+        };
+        let finding = explain::search(explainer, case_sensitive, bounds, &mut |input| {
+            runner.run(input)
+        });
+        if let Some(fault) = runner.fault {
+            return Err(fault);
+        }
+        Ok(Some(Explanation::from_finding(
+            finding,
+            runner.cpu.as_millis() as u64,
+        )))
+    }
+
+    /// Checks `source` against the reference on `games` (one-game inputs, random small ones)
+    /// for a student before they submit: the first it gets wrong, shrunk and explained.
+    /// `progress` hears how many games are done.
+    pub fn stress(
+        &mut self,
+        problem: &Problem,
+        explainer: &dyn Explainer,
+        language: &Language,
+        compiled: &Compiled,
+        games: &[String],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Explanation, JudgeError> {
+        let limits = Limits::for_run(
+            u64::from(problem.spec.time_limit_ms),
+            u64::from(problem.spec.memory_limit_mib) * 1024,
+        );
+        let case_sensitive =
+            problem.spec.checker.kind != CheckerKind::Tokens || problem.spec.checker.case_sensitive;
+        let mut runner = BudgetedRunner {
+            judge: self,
+            language,
+            compiled,
+            limits,
+            budget: Budget {
+                runs: u32::MAX,
+                cpu: Duration::MAX,
+                wall: Duration::MAX,
+            },
+            started: Instant::now(),
+            cpu: Duration::ZERO,
+            fault: None,
+        };
+        let finding = explain::stress(
+            explainer,
+            case_sensitive,
+            games,
+            &mut |input| runner.run(input),
+            progress,
+        );
+        if let Some(fault) = runner.fault {
+            return Err(fault);
+        }
+        Ok(Explanation::from_finding(
+            finding,
+            runner.cpu.as_millis() as u64,
+        ))
+    }
+}
