@@ -3,6 +3,7 @@
 //! and staircase Nim (POJ 1704, chessmen positions in any order).
 
 use super::{at_most, first_duplicate, lines, push_line, within};
+use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -255,7 +256,7 @@ impl Piles {
     }
 
     /// A random game of `n` piles shaped by `shape`, within `max_value`.
-    fn random_game(&self, rng: &mut TestRng, n: u32, max_value: u64, shape: usize) -> Game {
+    fn shaped_game(&self, rng: &mut TestRng, n: u32, max_value: u64, shape: usize) -> Game {
         let k = if self.variant == Variant::Moore {
             rng.random_range(1..=n)
         } else {
@@ -328,7 +329,7 @@ impl implicit::Game for SquareRules {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     /// Moore's Nim only: how many piles a move may take from.
     pub k: u32,
@@ -444,19 +445,19 @@ impl Family for Piles {
                     } else {
                         3
                     };
-                    self.random_game(rng, p.max_n, p.max_value, shape)
+                    self.shaped_game(rng, p.max_n, p.max_value, shape)
                 }
                 // Single piles and all-ones rows (the misère and parity traps).
                 // Staircase: positions where the classic mistakes (xor of every gap, xor of
                 // p_i − i) go wrong.
                 1 if self.variant == Variant::Staircase => {
                     let n = rng.random_range(2..=p.max_n.max(2)).min(p.max_n);
-                    let mut game = self.random_game(rng, n, p.max_value, 2);
+                    let mut game = self.shaped_game(rng, n, p.max_value, 2);
                     for _ in 0..200 {
                         if staircase_mistakes_err(&game.piles) {
                             break;
                         }
-                        game = self.random_game(rng, n, p.max_value, 2);
+                        game = self.shaped_game(rng, n, p.max_value, 2);
                     }
                     game
                 }
@@ -466,7 +467,7 @@ impl Family for Piles {
                     } else {
                         rng.random_range(1..=p.max_n)
                     };
-                    self.random_game(rng, n, p.max_value, g)
+                    self.shaped_game(rng, n, p.max_value, g)
                 }
                 _ => {
                     // Aim each game at a chosen answer, so both answers are common: random games
@@ -475,13 +476,13 @@ impl Family for Piles {
                     let n =
                         rng.random_range(1..=p.max_n.min(if index == 2 { p.max_n } else { 50 }));
                     let shape = rng.random_range(0..5);
-                    let mut game = self.random_game(rng, n, p.max_value, shape);
+                    let mut game = self.shaped_game(rng, n, p.max_value, shape);
                     for _ in 0..40 {
                         if n > 1000 || self.first_wins(&game) == want {
                             break;
                         }
                         let shape = rng.random_range(0..5);
-                        game = self.random_game(rng, n, p.max_value, shape);
+                        game = self.shaped_game(rng, n, p.max_value, shape);
                     }
                     if !want && self.first_wins(&game) {
                         game = self.make_losing(game, rng, p.max_value);
@@ -555,6 +556,890 @@ impl Family for Piles {
             .chunks(10)
             .map(|c| Input { games: c.to_vec() })
             .collect()
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        Some(self)
+    }
+}
+
+const SUM_PARITY: Misconception = Misconception {
+    id: "sum-parity",
+    title: "The parity of the total",
+    text: "The program says John wins exactly when the total number of candies is odd. But a move \
+           may eat any number of candies from a box, so that parity does not say who is forced \
+           to eat the last candy: with one box of 2 candies John eats one and Brother must eat \
+           the last, and with one box of a single candy John must eat it and loses. The rule: \
+           when every box holds one candy, John wins iff the number of boxes is even; otherwise \
+           he wins iff the nim-sum (the xor of the box sizes) is not 0.",
+};
+
+const MISERE_AS_NORMAL: Misconception = Misconception {
+    id: "misere-as-normal",
+    title: "Ordinary Nim's rule in the misère game",
+    text: "The program uses the rule of ordinary Nim: John wins iff the nim-sum (the xor of the \
+           box sizes) is not 0. Here the player who eats the last candy loses, and that changes \
+           the answer when every box holds a single candy: the boxes are then eaten one per \
+           move, and John wins exactly when their number is even. With one box of one candy the \
+           nim-sum is 1, yet John must eat it and loses. As long as some box holds two candies \
+           or more, the nim-sum rule is right.",
+};
+
+const LASKER_AS_NIM: Misconception = Misconception {
+    id: "lasker-as-nim",
+    title: "Nim without the split",
+    text: "The program takes the xor of the pile sizes, as in ordinary Nim, and forgets that a \
+           pile may also be split in two. The split changes the Grundy values of the piles: \
+           g(4k+1) = 4k+1 and g(4k+2) = 4k+2, but g(4k+3) = 4k+4 and g(4k+4) = 4k+3, and the \
+           first player loses iff the xor of these values is 0. With piles of 1, 2 and 3 the \
+           xor of the sizes is 0, yet Alice wins by splitting the pile of 3 into 1 and 2 and \
+           then copying every move of Bob on the twin pile.",
+};
+
+const NIM_K_MOD_K: Misconception = Misconception {
+    id: "nim-k-mod-k",
+    title: "Divisible by k instead of k + 1",
+    text: "The program says Lan loses when, for every bit, the number of piles having that bit \
+           is divisible by k. The right modulus is k + 1: a move lowers at most k piles, so when \
+           every count is a multiple of k + 1 no move keeps them all multiples, and from any \
+           other position some move makes them so. (Counts divisible by k are the rule of the \
+           game where a move takes from at most k − 1 piles.) With k = 1 the program even says \
+           every position is lost, yet Lan wins one pile by taking it whole.",
+};
+
+const NIM_K_AS_NIM: Misconception = Misconception {
+    id: "nim-k-as-nim",
+    title: "Ordinary Nim's rule, ignoring k",
+    text: "The program takes the xor of the piles, that is, the count of every bit modulo 2, \
+           which is the rule only for k = 1. When a move may take from up to k piles, the count \
+           of each bit must be taken modulo k + 1, and Lan loses iff every count is divisible \
+           by k + 1. With k = 2 and two piles of 1 the xor is 0, yet Lan empties both piles in \
+           one move.",
+};
+
+const SQUARE_NIM_AS_NIM: Misconception = Misconception {
+    id: "square-nim-as-nim",
+    title: "Nim's xor of the pile sizes",
+    text: "The program takes the xor of the pile sizes, as if any number of stones could be \
+           removed. Only squares may be removed, so a pile counts by its Grundy value under that \
+           rule, the smallest number that is not the value of a pile reachable in one move \
+           (g(0) = 0, g(1) = 1, g(2) = 0, g(3) = 1, g(4) = 2, …), and Lan loses iff the xor of \
+           these values is 0. With one pile of 2 stones Lan must take 1 and Minh takes the \
+           last one.",
+};
+
+const STAIRCASE_ALL_GAPS: Misconception = Misconception {
+    id: "staircase-all-gaps",
+    title: "The xor of every gap",
+    text: "The program sorts the cells and takes the xor of every gap p_i − p_{i−1} − 1 (with \
+           p_0 = 0). But moving a chessman to the left shrinks its own gap and widens the gap of \
+           the next chessman by as much, so the gaps are not independent Nim piles. Counted \
+           from the right end, only every other gap is a pile (g_n, g_{n−2}, …): a move that \
+           shrinks one of them is a Nim move, and a move that widens one is undone by moving \
+           the next chessman left by as much. With chessmen on 2 and 3 the gaps 1 and 0 have \
+           xor 1, yet Georgia's only move takes the chessman of 2 to 1, Bob moves the other \
+           one to 2, and Georgia is stuck.",
+};
+
+const STAIRCASE_P_MINUS_I: Misconception = Misconception {
+    id: "staircase-p-minus-i",
+    title: "The xor of p_i − i",
+    text: "The program sorts the cells and takes the xor of p_i − i, the number of free cells to \
+           the left of the i-th chessman. Those numbers are not independent Nim piles: a \
+           chessman cannot pass the one to its left, so p_i − i never drops below \
+           p_{i−1} − (i − 1). The Nim piles are the gaps p_i − p_{i−1} − 1 (p_0 = 0), every \
+           other one counted from the right end (g_n, g_{n−2}, …). With chessmen on 2, 3 and 5 the program's xor is 1 ⊕ 1 ⊕ 2 = 2, \
+           but the counted gaps are g_3 = 1 and g_1 = 1, of xor 0: Bob wins.",
+};
+
+/// The gaps `p_i − p_{i−1} − 1` of sorted cells, with `p_0 = 0`.
+fn gaps(sorted: &[u64]) -> Vec<u64> {
+    (0..sorted.len())
+        .map(|i| sorted[i] - if i == 0 { 0 } else { sorted[i - 1] } - 1)
+        .collect()
+}
+
+/// For every bit up to the highest one set, how many of `piles` have it.
+fn bit_counts(piles: &[u64]) -> Vec<usize> {
+    let top = piles
+        .iter()
+        .map(|&p| 64 - p.leading_zeros())
+        .max()
+        .unwrap_or(0);
+    (0..top)
+        .map(|bit| piles.iter().filter(|&&p| p >> bit & 1 == 1).count())
+        .collect()
+}
+
+/// `n candies` with the right number.
+fn candies(n: u64) -> String {
+    if n == 1 {
+        "1 candy".to_owned()
+    } else {
+        format!("{n} candies")
+    }
+}
+
+/// `n stones` with the right number.
+fn stones(n: u64) -> String {
+    if n == 1 {
+        "1 stone".to_owned()
+    } else {
+        format!("{n} stones")
+    }
+}
+
+/// `g(a) = v` for every distinct pile of `piles`, in order of first appearance.
+fn values_text(piles: &[u64], value: impl Fn(u64) -> u64) -> String {
+    let mut seen = Vec::new();
+    for &p in piles {
+        if !seen.contains(&p) {
+            seen.push(p);
+        }
+    }
+    let terms: Vec<String> = seen
+        .iter()
+        .map(|&p| format!("g({p}) = {}", value(p)))
+        .collect();
+    terms.join(", ")
+}
+
+impl Piles {
+    fn square_value(&self, pile: u64) -> u64 {
+        self.square_values()[pile as usize].into()
+    }
+
+    fn misere_certificate(&self, piles: &[u64]) -> Certificate {
+        let n = piles.len();
+        if piles.iter().all(|&p| p == 1) {
+            return if n.is_multiple_of(2) {
+                Certificate {
+                    en: format!(
+                        "John wins: every box holds a single candy, so every move empties \
+                         exactly one box. The number of boxes, {n}, is even: they are emptied \
+                         in turn, and Brother empties the last one, eating the last candy."
+                    ),
+                    vi: format!(
+                        "John thắng: mỗi hộp chỉ có một viên kẹo, nên mỗi nước đi ăn hết đúng \
+                         một hộp. Số hộp là {n}, một số chẵn: hai người lần lượt ăn từng hộp, và \
+                         người anh (Brother) phải ăn hộp cuối cùng, tức là viên kẹo cuối cùng."
+                    ),
+                }
+            } else {
+                Certificate {
+                    en: format!(
+                        "Brother wins: every box holds a single candy, so every move empties \
+                         exactly one box. The number of boxes, {n}, is odd: they are emptied in \
+                         turn, and John empties the last one, eating the last candy."
+                    ),
+                    vi: format!(
+                        "Người anh (Brother) thắng: mỗi hộp chỉ có một viên kẹo, nên mỗi nước \
+                         đi ăn hết đúng một hộp. Số hộp là {n}, một số lẻ: hai người lần lượt \
+                         ăn từng hộp, và John phải ăn hộp cuối cùng, tức là viên kẹo cuối cùng."
+                    ),
+                }
+            };
+        }
+        let sum = nim::nim_sum(piles.iter().copied());
+        let text = nim_sum_text(piles);
+        if sum == 0 {
+            return Certificate {
+                en: format!(
+                    "Brother wins: some box holds more than one candy and the nim-sum (the xor \
+                     of the box sizes) is {text}, so at least two boxes hold more than one \
+                     candy. Every move of John makes the nim-sum non-zero. Brother answers as in \
+                     ordinary Nim, making it 0 again, until John leaves a single box with more \
+                     than one candy; then Brother empties that box or leaves one candy in it, \
+                     whichever leaves an odd number of boxes of one candy. From there every \
+                     move empties one box, and John eats the last candy."
+                ),
+                vi: format!(
+                    "Người anh (Brother) thắng: có hộp nhiều hơn một viên kẹo và tổng nim (xor \
+                     số kẹo của các hộp) là {text}, nên có ít nhất hai hộp nhiều hơn một viên. \
+                     Mọi nước đi của John đều làm tổng nim khác 0. Người anh đáp trả như trong \
+                     Nim thông thường, đưa tổng nim về 0, cho đến khi John để lại đúng một hộp \
+                     nhiều hơn một viên; khi đó người anh ăn hết hộp đó hoặc để lại trong đó \
+                     một viên, sao cho số hộp chỉ có một viên là số lẻ. Từ đó mỗi nước đi ăn \
+                     hết một hộp, và John phải ăn viên kẹo cuối cùng."
+                ),
+            };
+        }
+        let big: Vec<u64> = piles.iter().copied().filter(|&p| p > 1).collect();
+        if let [from] = big[..] {
+            // Leave an odd number of boxes of one candy.
+            let ones = n as u64 - 1;
+            let (take, left) = if ones % 2 == 1 {
+                (from, ones)
+            } else {
+                (from - 1, ones + 1)
+            };
+            let (left_en, left_vi) = if left == 1 {
+                (
+                    "a single box of one candy, which Brother must eat: it is the last candy"
+                        .to_owned(),
+                    "đúng một hộp có một viên kẹo, và người anh buộc phải ăn nó: đó là viên kẹo \
+                     cuối cùng"
+                        .to_owned(),
+                )
+            } else {
+                (
+                    format!(
+                        "{left} boxes of one candy each, an odd number: from then on every move \
+                         empties one box, and Brother eats the last candy"
+                    ),
+                    format!(
+                        "{left} hộp, mỗi hộp một viên, một số lẻ: từ đó mỗi nước đi ăn hết một \
+                         hộp, và người anh phải ăn viên kẹo cuối cùng"
+                    ),
+                )
+            };
+            return Certificate {
+                en: format!(
+                    "John wins: only the box of {} holds more than one candy. Eating {} from it \
+                     leaves {left_en}.",
+                    candies(from),
+                    candies(take)
+                ),
+                vi: format!(
+                    "John thắng: chỉ có hộp {from} viên là có nhiều hơn một viên kẹo. Ăn {take} \
+                     viên từ hộp đó để lại {left_vi}."
+                ),
+            };
+        }
+        let (i, &from) = piles
+            .iter()
+            .enumerate()
+            .find(|&(_, &p)| p ^ sum < p)
+            .expect("a pile holds the nim-sum's highest bit");
+        let mut after = piles.to_vec();
+        after[i] = from ^ sum;
+        let left: Vec<u64> = after.iter().copied().filter(|&p| p > 0).collect();
+        let take = from - after[i];
+        let left = nim_sum_text(&left);
+        Certificate {
+            en: format!(
+                "John wins: at least two boxes hold more than one candy and the nim-sum (the \
+                 xor of the box sizes) is {text} ≠ 0. Eating {} from the box of {} leaves \
+                 boxes of nim-sum {left}, still with at least two boxes of more than one candy. \
+                 That is lost for Brother: John answers every move as in ordinary Nim until a \
+                 single box with more than one candy is left, then empties it or leaves one \
+                 candy in it, so that an odd number of boxes of one candy remain.",
+                candies(take),
+                candies(from)
+            ),
+            vi: format!(
+                "John thắng: có ít nhất hai hộp nhiều hơn một viên kẹo và tổng nim (xor số kẹo \
+                 của các hộp) là {text} ≠ 0. Ăn {take} viên từ hộp {from} viên để lại các hộp \
+                 có tổng nim {left}, vẫn có ít nhất hai hộp nhiều hơn một viên. Đó là thế thua \
+                 cho người anh: John đáp trả mọi nước đi như trong Nim thông thường cho đến khi \
+                 chỉ còn một hộp nhiều hơn một viên, rồi ăn hết hộp đó hoặc để lại trong đó một \
+                 viên, sao cho số hộp chỉ có một viên là số lẻ."
+            ),
+        }
+    }
+
+    fn lasker_certificate(&self, piles: &[u64]) -> Certificate {
+        let g = nim::lasker_grundy;
+        let values: Vec<u64> = piles.iter().map(|&p| g(p)).collect();
+        let sum = nim::nim_sum(values.iter().copied());
+        let text = nim_sum_text(&values);
+        let list = values_text(piles, g);
+        let rule_en = format!(
+            "The Grundy values of piles in this game are g(4k+1) = 4k+1, g(4k+2) = 4k+2, \
+             g(4k+3) = 4k+4 and g(4k+4) = 4k+3; here {list}."
+        );
+        let rule_vi = format!(
+            "Giá trị Grundy của một đống trong trò chơi này là g(4k+1) = 4k+1, g(4k+2) = 4k+2, \
+             g(4k+3) = 4k+4 và g(4k+4) = 4k+3; ở đây {list}."
+        );
+        if sum == 0 {
+            return Certificate {
+                en: format!(
+                    "Bob wins. {rule_en} Their xor is {text}. Every move replaces the value of \
+                     one pile by another one (a removal by the value of the smaller pile, a \
+                     split by the xor of the values of the two new piles), so it makes the xor \
+                     non-zero, and Bob can always make it 0 again, until Alice has no move left."
+                ),
+                vi: format!(
+                    "Bob thắng. {rule_vi} Xor của chúng là {text}. Mỗi nước đi thay giá trị của \
+                     một đống bằng một giá trị khác (bốc đá: giá trị của đống nhỏ hơn; tách \
+                     đống: xor giá trị của hai đống mới), nên làm xor khác 0, và Bob luôn đưa \
+                     được xor về 0, cho đến khi Alice không còn nước đi."
+                ),
+            };
+        }
+        let (i, &from) = piles
+            .iter()
+            .enumerate()
+            .find(|&(i, _)| values[i] ^ sum < values[i])
+            .expect("a pile's value holds the xor's highest bit");
+        let target = values[i] ^ sum;
+        // The pile of value `target`, if it is smaller: g is a bijection of the positive numbers.
+        let rest = match target % 4 {
+            0 if target == 0 => 0,
+            0 => target - 1,
+            3 => target + 1,
+            _ => target,
+        };
+        let mut after: Vec<u64> = values.clone();
+        after.remove(i);
+        let (move_en, move_vi) = if rest < from {
+            if rest > 0 {
+                after.insert(i, target);
+            }
+            if rest == 0 {
+                (
+                    format!("Removing the whole pile of {from}"),
+                    format!("Bốc hết đống {from} viên"),
+                )
+            } else {
+                (
+                    format!(
+                        "Removing {} from the pile of {from} leaves a pile of {rest}, of value \
+                         {target}, and",
+                        stones(from - rest)
+                    ),
+                    format!(
+                        "Bốc {} viên từ đống {from} viên, còn lại đống {rest} viên có giá trị \
+                         {target}, và",
+                        from - rest
+                    ),
+                )
+            }
+        } else {
+            let a = (1..=from / 2)
+                .find(|&a| g(a) ^ g(from - a) == target)
+                .expect("a split reaches every smaller value a removal does not");
+            let b = from - a;
+            after.insert(i, g(b));
+            after.insert(i, g(a));
+            (
+                format!(
+                    "Splitting the pile of {from} into piles of {a} and {b}, of values {} ⊕ {} = \
+                     {target},",
+                    g(a),
+                    g(b)
+                ),
+                format!(
+                    "Tách đống {from} viên thành hai đống {a} và {b} viên, có giá trị {} ⊕ {} = \
+                     {target},",
+                    g(a),
+                    g(b)
+                ),
+            )
+        };
+        let (result_en, result_vi) = if after.is_empty() {
+            (
+                "leaves no stones at all, and Bob cannot move".to_owned(),
+                "không để lại viên đá nào, và Bob không thể đi".to_owned(),
+            )
+        } else {
+            let after = nim_sum_text(&after);
+            (
+                format!(
+                    "makes the xor of the values {after}, lost for Bob: every move of his makes \
+                     the xor non-zero, and Alice makes it 0 again"
+                ),
+                format!(
+                    "làm xor các giá trị bằng {after}, là thế thua cho Bob: mọi nước đi của Bob \
+                     làm xor khác 0, và Alice lại đưa nó về 0"
+                ),
+            )
+        };
+        Certificate {
+            en: format!("Alice wins. {rule_en} Their xor is {text} ≠ 0. {move_en} {result_en}."),
+            vi: format!(
+                "Alice thắng. {rule_vi} Xor của chúng là {text} ≠ 0. {move_vi} {result_vi}."
+            ),
+        }
+    }
+
+    fn moore_certificate(&self, piles: &[u64], k: u32) -> Certificate {
+        let modulus = k as usize + 1;
+        let counts = bit_counts(piles);
+        let mut distinct = Vec::new();
+        for &p in piles {
+            if !distinct.contains(&p) {
+                distinct.push(p);
+            }
+        }
+        let binary: Vec<String> = distinct.iter().map(|p| format!("{p} → {p:b}")).collect();
+        let binary = binary.join(", ");
+        let pile_word = |c: usize| if c == 1 { "pile" } else { "piles" };
+        let list_en: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .map(|(bit, &c)| {
+                format!(
+                    "bit worth {}: {c} {} ({c} mod {modulus} = {})",
+                    1u64 << bit,
+                    pile_word(c),
+                    c % modulus
+                )
+            })
+            .collect();
+        let list_vi: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .map(|(bit, &c)| {
+                format!(
+                    "bit giá trị {}: {c} đống ({c} mod {modulus} = {})",
+                    1u64 << bit,
+                    c % modulus
+                )
+            })
+            .collect();
+        let (list_en, list_vi) = (list_en.join("; "), list_vi.join("; "));
+        let (lowers_en, lowers_vi, drop) = if k == 1 {
+            (
+                "exactly one pile".to_owned(),
+                "đúng một đống".to_owned(),
+                "1".to_owned(),
+            )
+        } else {
+            (
+                format!("from 1 to {k} piles"),
+                format!("từ 1 đến {k} đống"),
+                format!("1 to {k}"),
+            )
+        };
+        let facts_en = format!(
+            "With k = {k} a move lowers {lowers_en}. In binary the piles are {binary}; the \
+             number of piles having each bit, modulo k + 1 = {modulus}: {list_en}."
+        );
+        let facts_vi = format!(
+            "Với k = {k}, mỗi nước đi làm giảm {lowers_vi}. Ở hệ nhị phân các đống là {binary}; \
+             số đống có từng bit, lấy theo modulo k + 1 = {modulus}: {list_vi}."
+        );
+        match counts.iter().rposition(|c| c % modulus != 0) {
+            None => Certificate {
+                en: format!(
+                    "Lan, the first player, loses (Second). {facts_en} Every count is divisible \
+                     by {modulus}. A move lowers {lowers_en}, and in the highest bit where a \
+                     lowered pile changes, every pile that changes there loses that bit: that \
+                     count drops by {drop} and is no longer divisible by {modulus}. Minh can \
+                     always answer by making every count divisible again, until Lan has no move."
+                ),
+                vi: format!(
+                    "Lan, người đi trước, thua (Second). {facts_vi} Mọi số đếm đều chia hết cho \
+                     {modulus}. Mỗi nước đi làm giảm {lowers_vi}, và ở bit cao nhất mà một đống \
+                     bị giảm thay đổi, mọi đống thay đổi ở bit đó đều mất bit đó: số đếm của \
+                     bit đó giảm đi {drop} nên không còn chia hết cho {modulus}. Minh \
+                     luôn đáp trả được để mọi số đếm lại chia hết, cho đến khi Lan không còn \
+                     nước đi."
+                ),
+            },
+            Some(bit) => {
+                let (worth, c) = (1u64 << bit, counts[bit]);
+                Certificate {
+                    en: format!(
+                        "Lan, the first player, wins (First). {facts_en} The bit worth {worth} \
+                         is in {c} {}, not a multiple of {modulus}. Going from that bit down, \
+                         Lan can lower at most {k} {} so that every count becomes divisible \
+                         by {modulus}, a position lost for Minh: any move of his breaks a \
+                         count, and Lan repairs it again.",
+                        pile_word(c),
+                        pile_word(k as usize)
+                    ),
+                    vi: format!(
+                        "Lan, người đi trước, thắng (First). {facts_vi} Bit giá trị {worth} có \
+                         ở {c} đống, không phải bội của {modulus}. Xét từ bit đó xuống các bit \
+                         thấp hơn, Lan giảm được không quá {k} đống sao cho mọi số đếm đều chia \
+                         hết cho {modulus}, là thế thua cho Minh: mọi nước đi của Minh làm một \
+                         số đếm không còn chia hết, và Lan lại sửa được."
+                    ),
+                }
+            }
+        }
+    }
+
+    fn square_certificate(&self, piles: &[u64]) -> Certificate {
+        let values: Vec<u64> = piles.iter().map(|&p| self.square_value(p)).collect();
+        let sum = nim::nim_sum(values.iter().copied());
+        let text = nim_sum_text(&values);
+        let list = values_text(piles, |p| self.square_value(p));
+        let rule_en = format!(
+            "The Grundy value of a pile under this rule is the smallest number that is not the \
+             value of a pile reachable by removing a square: g(0) = 0, g(1) = 1, g(2) = 0, \
+             g(3) = 1, g(4) = 2, …; here {list}."
+        );
+        let rule_vi = format!(
+            "Giá trị Grundy của một đống theo luật này là số nhỏ nhất không phải giá trị của \
+             một đống đạt được bằng cách bốc một số chính phương: g(0) = 0, g(1) = 1, \
+             g(2) = 0, g(3) = 1, g(4) = 2, …; ở đây {list}."
+        );
+        if sum == 0 {
+            return Certificate {
+                en: format!(
+                    "Lan, the first player, loses (Second). {rule_en} Their xor is {text}. \
+                     Every move changes the value of one pile, so it makes the xor non-zero, \
+                     and Minh can always make it 0 again, until Lan has no move left."
+                ),
+                vi: format!(
+                    "Lan, người đi trước, thua (Second). {rule_vi} Xor của chúng là {text}. Mỗi \
+                     nước đi đổi giá trị của đúng một đống nên làm xor khác 0, và Minh luôn đưa \
+                     được xor về 0, cho đến khi Lan không còn nước đi."
+                ),
+            };
+        }
+        let (i, &from) = piles
+            .iter()
+            .enumerate()
+            .find(|&(i, _)| values[i] ^ sum < values[i])
+            .expect("a pile's value holds the xor's highest bit");
+        let target = values[i] ^ sum;
+        let square = (1u64..)
+            .map(|j| j * j)
+            .take_while(|&s| s <= from)
+            .find(|&s| self.square_value(from - s) == target)
+            .expect("a smaller value is reachable: it is below the mex");
+        let rest = from - square;
+        let mut after = values.clone();
+        after.remove(i);
+        if rest > 0 {
+            after.insert(i, target);
+        }
+        let (move_en, move_vi) = if rest == 0 {
+            (
+                format!("Removing the whole pile of {from} ({from} is a square)"),
+                format!("Bốc hết đống {from} viên ({from} là số chính phương)"),
+            )
+        } else {
+            (
+                format!(
+                    "Removing {} from the pile of {from} leaves a pile of {rest}, of value \
+                     g({rest}) = {target}, and",
+                    stones(square)
+                ),
+                format!(
+                    "Bốc {square} viên từ đống {from} viên để lại đống {rest} viên có giá trị \
+                     g({rest}) = {target}, và"
+                ),
+            )
+        };
+        let (result_en, result_vi) = if after.is_empty() {
+            (
+                "leaves no stones at all, and Minh cannot move".to_owned(),
+                "không để lại viên đá nào, và Minh không thể đi".to_owned(),
+            )
+        } else {
+            let after = nim_sum_text(&after);
+            (
+                format!(
+                    "makes the xor {after}, lost for Minh: every move of his makes it non-zero \
+                     and Lan makes it 0 again"
+                ),
+                format!(
+                    "làm xor bằng {after}, là thế thua cho Minh: mọi nước đi của Minh làm xor \
+                     khác 0 và Lan lại đưa nó về 0"
+                ),
+            )
+        };
+        Certificate {
+            en: format!(
+                "Lan, the first player, wins (First). {rule_en} Their xor is {text} ≠ 0. \
+                 {move_en} {result_en}."
+            ),
+            vi: format!(
+                "Lan, người đi trước, thắng (First). {rule_vi} Xor của chúng là {text} ≠ 0. \
+                 {move_vi} {result_vi}."
+            ),
+        }
+    }
+
+    fn staircase_certificate(&self, cells: &[u64]) -> Certificate {
+        let mut sorted = cells.to_vec();
+        sorted.sort_unstable();
+        let gaps = gaps(&sorted);
+        let n = sorted.len();
+        // 0-based indices of the counted gaps, i = n, n − 2, … in 1-based terms.
+        let counted: Vec<usize> = (0..n).rev().step_by(2).collect();
+        let counted_values: Vec<u64> = counted.iter().map(|&i| gaps[i]).collect();
+        let sum = nim::nim_sum(counted_values.iter().copied());
+        let join = |v: &[u64]| {
+            let v: Vec<String> = v.iter().map(u64::to_string).collect();
+            v.join(", ")
+        };
+        let counted_list: Vec<String> = counted
+            .iter()
+            .map(|&i| format!("g_{} = {}", i + 1, gaps[i]))
+            .collect();
+        let counted_list = counted_list.join(", ");
+        let text = nim_sum_text(&counted_values);
+        let (cells_en, gaps_en, cells_vi, gaps_vi) = if n == 1 {
+            (
+                "The chessman stands on cell",
+                "The gap",
+                "Quân cờ đứng ở ô",
+                "Khoảng trống",
+            )
+        } else {
+            (
+                "Sorted, the chessmen stand on cells",
+                "The gaps",
+                "Sắp xếp lại, các quân cờ đứng ở các ô",
+                "Các khoảng trống",
+            )
+        };
+        let facts_en = format!(
+            "{cells_en} {}. {gaps_en} g_i = p_i − p_{{i−1}} − 1 (the free cells between a \
+             chessman and the one to its left, or the start of the row; p_0 = 0): {}. Counted \
+             from the right end, every other gap is a Nim pile: {counted_list}, of xor {text}.",
+            join(&sorted),
+            join(&gaps)
+        );
+        let facts_vi = format!(
+            "{cells_vi} {}. {gaps_vi} g_i = p_i − p_{{i−1}} − 1 (số ô trống giữa một quân cờ và \
+             quân ngay bên trái nó, hoặc đầu hàng; p_0 = 0): {}. Tính từ đầu bên phải, cứ cách \
+             một khoảng lấy một khoảng, các khoảng được lấy là các đống Nim: {counted_list}, có \
+             xor {text}.",
+            join(&sorted),
+            join(&gaps)
+        );
+        if sum == 0 {
+            return Certificate {
+                en: format!(
+                    "Bob wins. {facts_en} A move takes a chessman left: its own gap shrinks and \
+                     the gap of the next chessman widens by as much. If the move shrinks a \
+                     counted gap, the xor becomes non-zero and Bob answers as in Nim; if it \
+                     widens a counted gap, Bob moves that next chessman left by as much. Either \
+                     way the xor is 0 again, until Georgia has no move."
+                ),
+                vi: format!(
+                    "Bob thắng. {facts_vi} Mỗi nước đi đưa một quân cờ sang trái: khoảng trống \
+                     của nó giảm và khoảng trống của quân ngay bên phải tăng đúng bấy nhiêu. \
+                     Nếu nước đi làm giảm một khoảng được lấy, xor khác 0 và Bob đáp trả như \
+                     trong Nim; nếu nước đi làm tăng một khoảng được lấy, Bob đi quân tiếp theo \
+                     đó sang trái đúng bấy nhiêu ô. Cách nào xor cũng lại bằng 0, cho đến khi \
+                     Georgia không còn nước đi."
+                ),
+            };
+        }
+        let i = counted
+            .iter()
+            .copied()
+            .find(|&i| gaps[i] ^ sum < gaps[i])
+            .expect("a counted gap holds the xor's highest bit");
+        let (gap, less) = (gaps[i], gaps[i] ^ sum);
+        let (from, by) = (sorted[i], gap - less);
+        let to = from - by;
+        Certificate {
+            en: format!(
+                "Georgia wins. {facts_en} That xor is not 0. Moving the chessman on cell {from} \
+                 left by {by} to cell {to} shrinks g_{} from {gap} to {less} and makes the xor \
+                 0, lost for Bob: Georgia answers his moves as in Nim, and a move of his that \
+                 widens a counted gap is undone by moving the next chessman left by as much.",
+                i + 1
+            ),
+            vi: format!(
+                "Georgia thắng. {facts_vi} Xor đó khác 0. Đi quân cờ ở ô {from} sang trái {by} \
+                 ô, tới ô {to}, làm g_{} giảm từ {gap} xuống {less} và đưa xor về 0, là thế \
+                 thua cho Bob: Georgia đáp trả như trong Nim, và nếu Bob làm tăng một khoảng \
+                 được lấy thì Georgia đi quân tiếp theo đó sang trái đúng bấy nhiêu ô.",
+                i + 1
+            ),
+        }
+    }
+}
+
+impl Explain for Piles {
+    type Game = Game;
+
+    fn small_games(&self) -> Vec<Game> {
+        // Every game up to a total of its piles (cells), all of them: a smaller game than one of
+        // these is one of these too.
+        let (total, distinct) = match self.variant {
+            Variant::Misere | Variant::Lasker => (12, false),
+            Variant::Square => (11, false),
+            Variant::Moore => (8, false),
+            Variant::Staircase => (18, true),
+        };
+        fn extend(piles: &mut Vec<u64>, left: u64, distinct: bool, all: &mut Vec<Vec<u64>>) {
+            if !piles.is_empty() {
+                all.push(piles.clone());
+            }
+            let from = piles.last().map_or(1, |&p| p + u64::from(distinct));
+            for p in from..=left {
+                piles.push(p);
+                extend(piles, left - p, distinct, all);
+                piles.pop();
+            }
+        }
+        let mut all = Vec::new();
+        extend(&mut Vec::new(), total, distinct, &mut all);
+        let mut games: Vec<Game> = all
+            .into_iter()
+            .flat_map(|piles| {
+                let ks = if self.variant == Variant::Moore {
+                    1..=piles.len() as u32
+                } else {
+                    0..=0
+                };
+                ks.map(move |k| Game {
+                    k,
+                    piles: piles.clone(),
+                })
+            })
+            .collect();
+        games.sort_by_key(|g| self.size(g));
+        games
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> Game {
+        let n = rng.random_range(1..=5u32);
+        if self.variant == Variant::Staircase {
+            // Distinct cells, in any order, as the statement allows.
+            let piles = rand::seq::index::sample(rng, 30, n as usize)
+                .into_iter()
+                .map(|c| c as u64 + 1)
+                .collect();
+            return Game { k: 0, piles };
+        }
+        let k = if self.variant == Variant::Moore {
+            rng.random_range(1..=n)
+        } else {
+            0
+        };
+        // Small piles now and then: the all-ones rows of misère Nim.
+        let top = if rng.random_bool(0.25) { 2 } else { 20 };
+        let piles = (0..n).map(|_| rng.random_range(1..=top)).collect();
+        Game { k, piles }
+    }
+
+    fn games_per_input(&self) -> usize {
+        self.max_tests as usize
+    }
+
+    fn input_of(&self, games: &[Game]) -> Input {
+        debug_assert!(games.len() <= self.max_tests as usize);
+        debug_assert!(
+            self.max_total
+                .is_none_or(|m| { games.iter().map(|g| g.piles.len() as u64).sum::<u64>() <= m })
+        );
+        Input {
+            games: games.to_vec(),
+        }
+    }
+
+    fn games_of(&self, input: &Input) -> Vec<Game> {
+        input.games.clone()
+    }
+
+    fn answer(&self, game: &Game) -> String {
+        self.word(self.first_wins(game)).to_owned()
+    }
+
+    fn size(&self, game: &Game) -> u64 {
+        let total: u64 = game.piles.iter().sum();
+        let size = total
+            .saturating_mul(32)
+            .saturating_add(game.piles.len() as u64);
+        if self.variant == Variant::Moore {
+            size.saturating_mul(128).saturating_add(game.k.into())
+        } else {
+            size
+        }
+    }
+
+    fn shrink(&self, game: &Game) -> Vec<Game> {
+        let mut smaller: Vec<Game> = Vec::new();
+        let mut push = |piles: Vec<u64>, k: u32| {
+            let game = Game { k, piles };
+            if !smaller.contains(&game) {
+                smaller.push(game);
+            }
+        };
+        let n = game.piles.len();
+        if self.variant == Variant::Staircase {
+            let mut cells = game.piles.clone();
+            cells.sort_unstable();
+            let gaps = gaps(&cells);
+            for i in 0..n {
+                if n > 1 {
+                    // A chessman fewer, the others where they were…
+                    let mut fewer = cells.clone();
+                    fewer.remove(i);
+                    push(fewer.clone(), 0);
+                    // …or with its gap: the chessmen to its right keep their gaps.
+                    for cell in &mut fewer[i..] {
+                        *cell -= gaps[i] + 1;
+                    }
+                    push(fewer, 0);
+                }
+                // A smaller gap: this chessman and those to its right move left together.
+                for less in [gaps[i] / 2, gaps[i].saturating_sub(1)] {
+                    if less < gaps[i] {
+                        let mut closer = cells.clone();
+                        for cell in &mut closer[i..] {
+                            *cell -= gaps[i] - less;
+                        }
+                        push(closer, 0);
+                    }
+                }
+            }
+        } else {
+            for i in 0..n {
+                if n > 1 {
+                    let mut fewer = game.piles.clone();
+                    fewer.remove(i);
+                    // Moore's k stays within 1..=n.
+                    push(fewer, game.k.min(n as u32 - 1));
+                }
+                let pile = game.piles[i];
+                for less in [pile / 2, pile - 1] {
+                    if (1..pile).contains(&less) {
+                        let mut lower = game.piles.clone();
+                        lower[i] = less;
+                        push(lower, game.k);
+                    }
+                }
+            }
+            if self.variant == Variant::Moore && game.k > 1 {
+                push(game.piles.clone(), game.k - 1);
+            }
+        }
+        smaller.sort_by_key(|g| self.size(g));
+        smaller
+    }
+
+    fn certificate(&self, game: &Game) -> Certificate {
+        match self.variant {
+            Variant::Misere => self.misere_certificate(&game.piles),
+            Variant::Lasker => self.lasker_certificate(&game.piles),
+            Variant::Moore => self.moore_certificate(&game.piles, game.k),
+            Variant::Square => self.square_certificate(&game.piles),
+            Variant::Staircase => self.staircase_certificate(&game.piles),
+        }
+    }
+
+    fn misconceptions(&self) -> &'static [Misconception] {
+        match self.variant {
+            Variant::Misere => &[SUM_PARITY, MISERE_AS_NORMAL],
+            Variant::Lasker => &[LASKER_AS_NIM],
+            Variant::Moore => &[NIM_K_MOD_K, NIM_K_AS_NIM],
+            Variant::Square => &[SQUARE_NIM_AS_NIM],
+            Variant::Staircase => &[STAIRCASE_ALL_GAPS, STAIRCASE_P_MINUS_I],
+        }
+    }
+
+    fn misconceived(&self, id: &str, game: &Game) -> Option<String> {
+        if !self.misconceptions().iter().any(|m| m.id == id) {
+            return None;
+        }
+        let piles = &game.piles;
+        let mut sorted = piles.clone();
+        sorted.sort_unstable();
+        let first_wins = match id {
+            "sum-parity" => piles.iter().sum::<u64>() % 2 == 1,
+            "misere-as-normal" | "lasker-as-nim" | "nim-k-as-nim" | "square-nim-as-nim" => {
+                nim::nim_sum(piles.iter().copied()) != 0
+            }
+            "nim-k-mod-k" => bit_counts(piles).iter().any(|&c| c % game.k as usize != 0),
+            "staircase-all-gaps" => nim::nim_sum(gaps(&sorted)) != 0,
+            "staircase-p-minus-i" => nim::nim_sum(sorted.iter().zip(1..).map(|(&p, i)| p - i)) != 0,
+            _ => return None,
+        };
+        Some(self.word(first_wins).to_owned())
     }
 }
 
