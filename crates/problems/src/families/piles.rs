@@ -1446,6 +1446,9 @@ impl Explain for Piles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explain::{self, Attempt, Bounds, Finding};
+    use crate::families;
+    use rand::SeedableRng;
 
     #[test]
     fn validator_rules() {
@@ -1487,5 +1490,634 @@ mod tests {
             lasker.parse("1\n1\n2147483648\n").unwrap_err().to_string(),
             "line 3: a_1 = 2147483648 is outside 1..=2147483647"
         );
+    }
+
+    /// A rule or a student's strategy: whether the first player wins, from `k` (0 but in Moore's
+    /// Nim) and the piles (cells) as the input gives them.
+    type Rule = fn(u32, &[u64]) -> bool;
+
+    const SLUGS: [&str; 5] = [
+        "misere-nim",
+        "lasker-nim",
+        "nim-k",
+        "square-nim",
+        "staircase-nim",
+    ];
+
+    fn family(slug: &str) -> Piles {
+        match slug {
+            "misere-nim" => Piles::misere(),
+            "lasker-nim" => Piles::lasker(),
+            "nim-k" => Piles::moore(),
+            "square-nim" => Piles::square(),
+            "staircase-nim" => Piles::staircase(),
+            _ => unreachable!("{slug}"),
+        }
+    }
+
+    fn xor(values: impl IntoIterator<Item = u64>) -> u64 {
+        values.into_iter().fold(0, |a, b| a ^ b)
+    }
+
+    // The rules of games.md, written out again here.
+
+    /// Misère Nim: first wins iff (every pile ≤ 1 and the xor is 0) or (some pile > 1 and the
+    /// xor is non-zero).
+    fn misere_rule(_: u32, piles: &[u64]) -> bool {
+        let x = xor(piles.iter().copied());
+        if piles.iter().all(|&p| p <= 1) {
+            x == 0
+        } else {
+            x != 0
+        }
+    }
+
+    /// g(4k+1) = 4k+1, g(4k+2) = 4k+2, g(4k+3) = 4k+4, g(4k+4) = 4k+3.
+    fn lasker_value(s: u64) -> u64 {
+        match s % 4 {
+            1 | 2 => s,
+            3 => s + 1,
+            _ => s - 1,
+        }
+    }
+
+    fn lasker_rule(_: u32, piles: &[u64]) -> bool {
+        xor(piles.iter().map(|&s| lasker_value(s))) != 0
+    }
+
+    /// Moore's Nim: first loses iff every bit is set in a multiple of k + 1 piles.
+    fn moore_rule(k: u32, piles: &[u64]) -> bool {
+        (0..64)
+            .any(|bit| piles.iter().filter(|&&p| p >> bit & 1 == 1).count() % (k as usize + 1) != 0)
+    }
+
+    /// Subtract-a-square Grundy values by their definition (mex over the squares).
+    fn square_value(pile: u64) -> u64 {
+        let mut values: Vec<u64> = Vec::new();
+        for n in 0..=pile {
+            let reachable: Vec<u64> = (1..)
+                .map(|j| j * j)
+                .take_while(|&s| s <= n)
+                .map(|s| values[(n - s) as usize])
+                .collect();
+            values.push((0..).find(|v| !reachable.contains(v)).unwrap());
+        }
+        values[pile as usize]
+    }
+
+    fn square_rule(_: u32, piles: &[u64]) -> bool {
+        xor(piles.iter().map(|&p| square_value(p))) != 0
+    }
+
+    fn sorted_gaps(cells: &[u64]) -> Vec<u64> {
+        let mut cells = cells.to_vec();
+        cells.sort_unstable();
+        let mut previous = 0;
+        cells
+            .iter()
+            .map(|&c| {
+                let gap = c - previous - 1;
+                previous = c;
+                gap
+            })
+            .collect()
+    }
+
+    /// Staircase Nim: sorted, the xor of the gaps p_i − p_{i−1} − 1 for i = n, n − 2, …
+    fn staircase_rule(_: u32, cells: &[u64]) -> bool {
+        xor(sorted_gaps(cells).into_iter().rev().step_by(2)) != 0
+    }
+
+    fn rule_of(slug: &str) -> Rule {
+        match slug {
+            "misere-nim" => misere_rule,
+            "lasker-nim" => lasker_rule,
+            "nim-k" => moore_rule,
+            "square-nim" => square_rule,
+            "staircase-nim" => staircase_rule,
+            _ => unreachable!("{slug}"),
+        }
+    }
+
+    // The misconceptions, from their descriptions.
+
+    fn sum_parity(_: u32, piles: &[u64]) -> bool {
+        piles.iter().sum::<u64>() % 2 == 1
+    }
+
+    fn plain_xor(_: u32, piles: &[u64]) -> bool {
+        xor(piles.iter().copied()) != 0
+    }
+
+    fn divisible_by_k(k: u32, piles: &[u64]) -> bool {
+        (0..64).any(|bit| piles.iter().filter(|&&p| p >> bit & 1 == 1).count() % k as usize != 0)
+    }
+
+    fn all_gaps(_: u32, cells: &[u64]) -> bool {
+        xor(sorted_gaps(cells)) != 0
+    }
+
+    fn p_minus_i(_: u32, cells: &[u64]) -> bool {
+        let mut cells = cells.to_vec();
+        cells.sort_unstable();
+        xor(cells.iter().enumerate().map(|(i, &p)| p - (i as u64 + 1))) != 0
+    }
+
+    /// A program that answers every game of an input by `rule`, reading the input by hand.
+    fn program(slug: &str, rule: Rule) -> impl FnMut(&str) -> Attempt {
+        let moore = slug == "nim-k";
+        let words = match slug {
+            "misere-nim" => ["John", "Brother"],
+            "lasker-nim" => ["Alice", "Bob"],
+            "staircase-nim" => ["Georgia will win", "Bob will win"],
+            _ => ["First", "Second"],
+        };
+        move |input: &str| {
+            let mut tokens = input
+                .split_ascii_whitespace()
+                .map(|t| t.parse::<u64>().unwrap());
+            let mut out = String::new();
+            for _ in 0..tokens.next().unwrap() {
+                let n = tokens.next().unwrap() as usize;
+                let k = if moore {
+                    tokens.next().unwrap() as u32
+                } else {
+                    0
+                };
+                let piles: Vec<u64> = tokens.by_ref().take(n).collect();
+                out.push_str(words[usize::from(!rule(k, &piles))]);
+                out.push('\n');
+            }
+            Attempt::Output(out)
+        }
+    }
+
+    fn explain(slug: &str, rule: Rule) -> Finding {
+        let solver = families::by_name(slug).unwrap();
+        explain::search(
+            solver.explainer().unwrap(),
+            true,
+            Bounds::default(),
+            &mut program(slug, rule),
+        )
+    }
+
+    /// The input holding `game` alone, written by hand.
+    fn one_game(slug: &str, game: &Game) -> String {
+        let piles: Vec<String> = game.piles.iter().map(u64::to_string).collect();
+        let n = game.piles.len();
+        if slug == "nim-k" {
+            format!("1\n{n} {}\n{}\n", game.k, piles.join(" "))
+        } else {
+            format!("1\n{n}\n{}\n", piles.join(" "))
+        }
+    }
+
+    /// The first of the family's small games (smallest first) on which `strategy` and the rule
+    /// disagree.
+    fn first_failure(slug: &str, strategy: Rule) -> String {
+        let rule = rule_of(slug);
+        let game = family(slug)
+            .small_games()
+            .into_iter()
+            .find(|g| strategy(g.k, &g.piles) != rule(g.k, &g.piles))
+            .expect("the strategy fails on a small game");
+        one_game(slug, &game)
+    }
+
+    #[test]
+    fn right_programs_get_nothing() {
+        for slug in SLUGS {
+            let piles = family(slug);
+            let finding = explain(slug, rule_of(slug));
+            assert_eq!(finding.counterexample, None, "{slug}");
+            // Every small game was run, as many to an input as T allows.
+            let inputs = piles.small_games().len().div_ceil(piles.games_per_input());
+            assert_eq!(finding.runs as usize, inputs, "{slug}");
+        }
+    }
+
+    fn assert_named(slug: &str, id: &str, strategy: Rule, smallest: &str) {
+        let found = explain(slug, strategy)
+            .counterexample
+            .unwrap_or_else(|| panic!("{id} is found wrong"));
+        assert_eq!(found.misconception.map(|m| m.id), Some(id));
+        assert_eq!(found.position, first_failure(slug, strategy), "{id}");
+        assert_eq!(found.position, smallest, "{id}");
+        let rule = rule_of(slug);
+        let game = family(slug).parse(smallest).unwrap().games.remove(0);
+        let piles = family(slug);
+        assert_eq!(found.expected, piles.word(rule(game.k, &game.piles)));
+        assert_eq!(found.got, piles.word(strategy(game.k, &game.piles)));
+        assert!(!found.large);
+    }
+
+    #[test]
+    fn misere_misconceptions_are_named() {
+        // One box of one candy: John must eat it and loses, while its total 1 is odd and its
+        // nim-sum 1 is not 0. It is the smallest game of all.
+        assert_named("misere-nim", "sum-parity", sum_parity, "1\n1\n1\n");
+        assert_named("misere-nim", "misere-as-normal", plain_xor, "1\n1\n1\n");
+    }
+
+    #[test]
+    fn lasker_misconception_is_named() {
+        // One pile wins either way, and with two piles both xors are 0 exactly when the piles
+        // are equal (g is a bijection), so the first failure has three piles: among those of
+        // total at most 6, 1 ⊕ 2 ⊕ 3 = 0 while g gives 1 ⊕ 2 ⊕ 4 = 7 (the games before it,
+        // 1 1 1, 1 1 2, 1 2 2, 1 1 3, 1 1 4, and four or five piles of 1 and 2, agree).
+        assert_named("lasker-nim", "lasker-as-nim", plain_xor, "1\n3\n1 2 3\n");
+    }
+
+    #[test]
+    fn moore_misconceptions_are_named() {
+        // k = 1: every count is divisible by 1, so "Second", but Lan takes the single pile.
+        assert_named("nim-k", "nim-k-mod-k", divisible_by_k, "1\n1 1\n1\n");
+        // With k = 1 the xor is the right rule; the smallest game with k = 2 is two piles of 1:
+        // xor 0, but Lan empties both at once.
+        assert_named("nim-k", "nim-k-as-nim", plain_xor, "1\n2 2\n1 1\n");
+    }
+
+    #[test]
+    fn square_misconception_is_named() {
+        // g(1) = 1 agrees with 1; one pile of 2 has xor 2 but g(2) = 0 (Lan takes 1, Minh 1).
+        assert_named("square-nim", "square-nim-as-nim", plain_xor, "1\n1\n2\n");
+    }
+
+    #[test]
+    fn staircase_misconceptions_are_named() {
+        // Cells 2 and 3: gaps 1 and 0; every gap xors to 1, the counted one (g_2) is 0. The
+        // games before it (one chessman, {1, 2}, {1, 3}, {1, 4}) have g_1 = 0 or one gap only.
+        assert_named(
+            "staircase-nim",
+            "staircase-all-gaps",
+            all_gaps,
+            "1\n2\n2 3\n",
+        );
+        // With one or two chessmen xor of p_i − i is 0 exactly when the counted gaps are; cells
+        // 2, 3, 5 have p_i − i = 1, 1, 2 (xor 2) but counted gaps g_3 = 1 and g_1 = 1 (xor 0).
+        assert_named(
+            "staircase-nim",
+            "staircase-p-minus-i",
+            p_minus_i,
+            "1\n3\n2 3 5\n",
+        );
+    }
+
+    #[test]
+    fn misconceptions_differ_from_the_reference_and_from_each_other() {
+        for slug in SLUGS {
+            let piles = family(slug);
+            let games = piles.small_games();
+            let ids: Vec<&str> = piles.misconceptions().iter().map(|m| m.id).collect();
+            for id in &ids {
+                assert!(
+                    games
+                        .iter()
+                        .any(|g| piles.misconceived(id, g) != Some(piles.answer(g))),
+                    "{slug}: {id} agrees with the reference"
+                );
+            }
+            for (i, a) in ids.iter().enumerate() {
+                for b in &ids[i + 1..] {
+                    assert!(
+                        games
+                            .iter()
+                            .any(|g| piles.misconceived(a, g) != piles.misconceived(b, g)),
+                        "{slug}: {a} and {b} agree on every small game"
+                    );
+                }
+            }
+            let game = &games[0];
+            assert_eq!(piles.misconceived("always-first", game), None);
+            assert_eq!(piles.misconceived("no-such-mistake", game), None);
+            let other = if slug == "misere-nim" {
+                "lasker-as-nim"
+            } else {
+                "sum-parity"
+            };
+            assert_eq!(piles.misconceived(other, game), None, "{slug}");
+        }
+    }
+
+    #[test]
+    fn misconceived_answers_follow_the_descriptions() {
+        let described: [(&str, &str, Rule); 8] = [
+            ("misere-nim", "sum-parity", sum_parity),
+            ("misere-nim", "misere-as-normal", plain_xor),
+            ("lasker-nim", "lasker-as-nim", plain_xor),
+            ("nim-k", "nim-k-mod-k", divisible_by_k),
+            ("nim-k", "nim-k-as-nim", plain_xor),
+            ("square-nim", "square-nim-as-nim", plain_xor),
+            ("staircase-nim", "staircase-all-gaps", all_gaps),
+            ("staircase-nim", "staircase-p-minus-i", p_minus_i),
+        ];
+        let mut rng = TestRng::seed_from_u64(0);
+        for (slug, id, strategy) in described {
+            let piles = family(slug);
+            let mut games = piles.small_games();
+            games.extend((0..200).map(|_| Explain::random_game(&piles, &mut rng)));
+            for g in &games {
+                assert_eq!(
+                    piles.misconceived(id, g).as_deref(),
+                    Some(piles.word(strategy(g.k, &g.piles))),
+                    "{id} on {g:?}"
+                );
+                assert_eq!(
+                    piles.answer(g),
+                    piles.word(rule_of(slug)(g.k, &g.piles)),
+                    "{slug} on {g:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn small_games_are_every_small_position_in_order() {
+        for slug in SLUGS {
+            let piles = family(slug);
+            let games = piles.small_games();
+            assert!(
+                (100..=400).contains(&games.len()),
+                "{slug}: {}",
+                games.len()
+            );
+            assert!(
+                games
+                    .windows(2)
+                    .all(|w| piles.size(&w[0]) <= piles.size(&w[1]))
+            );
+            for chunk in games.chunks(piles.games_per_input()) {
+                let text = piles.render(&piles.input_of(chunk));
+                assert_eq!(piles.games_of(&piles.parse(&text).unwrap()), chunk);
+            }
+            // A game smaller than a small game is a small game (the same position, with the
+            // piles in another order): the first failure is smallest.
+            for g in &games {
+                for mut s in piles.shrink(g) {
+                    s.piles.sort_unstable();
+                    assert!(games.contains(&s), "{slug}: {s:?} from {g:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shrinking_gives_smaller_valid_games() {
+        let mut rng = TestRng::seed_from_u64(1);
+        for slug in SLUGS {
+            let piles = family(slug);
+            let mut games = piles.small_games();
+            games.extend((0..300).map(|_| Explain::random_game(&piles, &mut rng)));
+            for g in &games {
+                for s in piles.shrink(g) {
+                    assert!(piles.size(&s) < piles.size(g), "{slug}: {s:?} from {g:?}");
+                    let text = piles.render(&piles.input_of(std::slice::from_ref(&s)));
+                    let back = piles.parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    assert_eq!(piles.games_of(&back), [s]);
+                }
+            }
+        }
+        let staircase = Piles::staircase();
+        let cells = |piles: &[u64]| Game {
+            k: 0,
+            piles: piles.to_vec(),
+        };
+        let smaller = staircase.shrink(&cells(&[5, 2, 3]));
+        for fewer in [
+            &[2, 3][..],
+            &[3, 5],
+            &[2, 5],
+            &[1, 3],
+            &[2, 4],
+            &[1, 2, 4],
+            &[2, 3, 4],
+        ] {
+            assert!(smaller.contains(&cells(fewer)), "{fewer:?} in {smaller:?}");
+        }
+        assert!(staircase.shrink(&cells(&[1])).is_empty());
+        let moore = Piles::moore();
+        let smaller = moore.shrink(&Game {
+            k: 2,
+            piles: vec![1, 3],
+        });
+        for (k, piles) in [(1, vec![3]), (1, vec![1]), (2, vec![1, 1]), (1, vec![1, 3])] {
+            assert!(smaller.contains(&Game { k, piles }), "{smaller:?}");
+        }
+        assert!(
+            smaller
+                .iter()
+                .all(|g| (1..=g.piles.len() as u32).contains(&g.k))
+        );
+    }
+
+    fn certificate(piles: &Piles, k: u32, game: &[u64]) -> Certificate {
+        piles.certificate(&Game {
+            k,
+            piles: game.to_vec(),
+        })
+    }
+
+    fn assert_contains(text: &str, parts: &[&str]) {
+        for part in parts {
+            assert!(text.contains(part), "{part:?} in {text}");
+        }
+    }
+
+    #[test]
+    fn misere_certificates() {
+        let misere = Piles::misere();
+        // The statement's first game: 3 ⊕ 5 ⊕ 1 = 7; 5 ⊕ 7 = 2, so eat 3 from the box of 5.
+        let win = certificate(&misere, 0, &[3, 5, 1]);
+        assert_contains(
+            &win.en,
+            &[
+                "John wins",
+                "3 ⊕ 5 ⊕ 1 = 7 ≠ 0",
+                "Eating 3 candies from the box of 5 candies",
+                "3 ⊕ 2 ⊕ 1 = 0",
+            ],
+        );
+        assert_contains(&win.vi, &["John thắng", "Ăn 3 viên từ hộp 5 viên"]);
+        let one = certificate(&misere, 0, &[1]);
+        assert_contains(&one.en, &["Brother wins", "The number of boxes, 1, is odd"]);
+        assert_contains(&one.vi, &["Người anh (Brother) thắng", "một số lẻ"]);
+        let two = certificate(&misere, 0, &[1, 1]);
+        assert_contains(&two.en, &["John wins", "2, is even"]);
+        // One big box beside two boxes of one: leave it one candy, three boxes of one remain.
+        let big = certificate(&misere, 0, &[1, 4, 1]);
+        assert_contains(
+            &big.en,
+            &["Eating 3 candies from it leaves 3 boxes of one candy"],
+        );
+        // Beside one box of one: eat it whole, one box of one remains.
+        let big = certificate(&misere, 0, &[4, 1]);
+        assert_contains(
+            &big.en,
+            &["Eating 4 candies from it leaves a single box of one candy"],
+        );
+        let lose = certificate(&misere, 0, &[2, 2]);
+        assert_contains(&lose.en, &["Brother wins", "2 ⊕ 2 = 0"]);
+    }
+
+    #[test]
+    fn lasker_certificates() {
+        let lasker = Piles::lasker();
+        // The statement's first game: values 2, 2, 4; taking the pile of 3 leaves 2 ⊕ 2 = 0.
+        let take = certificate(&lasker, 0, &[2, 2, 3]);
+        assert_contains(
+            &take.en,
+            &[
+                "Alice wins",
+                "g(2) = 2, g(3) = 4",
+                "2 ⊕ 2 ⊕ 4 = 4 ≠ 0",
+                "Removing the whole pile of 3 makes the xor of the values 2 ⊕ 2 = 0",
+            ],
+        );
+        assert_contains(&take.vi, &["Alice thắng", "Bốc hết đống 3 viên"]);
+        // Values 1, 2, 4 (xor 7): only the pile of 3 can change, to value 3, which no smaller
+        // pile has (g(4) = 3): split it into 1 and 2.
+        let split = certificate(&lasker, 0, &[1, 2, 3]);
+        assert_contains(
+            &split.en,
+            &[
+                "1 ⊕ 2 ⊕ 4 = 7 ≠ 0",
+                "Splitting the pile of 3 into piles of 1 and 2, of values 1 ⊕ 2 = 3",
+                "1 ⊕ 2 ⊕ 1 ⊕ 2 = 0",
+            ],
+        );
+        assert_contains(&split.vi, &["Tách đống 3 viên thành hai đống 1 và 2 viên"]);
+        // Values 3 (of 4) and 1: 3 ⊕ 2 = 1, a pile of 1 from the pile of 4.
+        let lower = certificate(&lasker, 0, &[4, 1]);
+        assert_contains(
+            &lower.en,
+            &[
+                "g(4) = 3",
+                "Removing 3 stones from the pile of 4 leaves a pile of 1",
+            ],
+        );
+        let whole = certificate(&lasker, 0, &[3]);
+        assert!(
+            whole.en.ends_with(
+                "4 ≠ 0. Removing the whole pile of 3 leaves no stones at all, and Bob cannot move."
+            ),
+            "{}",
+            whole.en
+        );
+        let lose = certificate(&lasker, 0, &[3, 3]);
+        assert_contains(&lose.en, &["Bob wins", "4 ⊕ 4 = 0"]);
+        assert_contains(&lose.vi, &["Bob thắng"]);
+    }
+
+    #[test]
+    fn moore_certificates() {
+        let moore = Piles::moore();
+        // 1 = 01, 2 = 10, 3 = 11: each bit in two piles.
+        let lose = certificate(&moore, 1, &[1, 2, 3]);
+        assert_contains(
+            &lose.en,
+            &[
+                "loses (Second)",
+                "bit worth 1: 2 piles (2 mod 2 = 0)",
+                "bit worth 2: 2 piles (2 mod 2 = 0)",
+                "a move lowers exactly one pile",
+                "that count drops by 1 and",
+            ],
+        );
+        let win = certificate(&moore, 2, &[1, 2, 3]);
+        assert_contains(
+            &win.en,
+            &[
+                "wins (First)",
+                "2 mod 3 = 2",
+                "The bit worth 2 is in 2 piles, not a multiple of 3",
+            ],
+        );
+        assert_contains(
+            &win.vi,
+            &["Bit giá trị 2 có ở 2 đống, không phải bội của 3"],
+        );
+        // 5 = 101, 4 = 100, 1 = 1 (k = 2): bit 4 in two piles, bit 1 in two, bit 2 in none.
+        let win = certificate(&moore, 2, &[5, 4, 1]);
+        assert_contains(
+            &win.en,
+            &["bit worth 2: 0 piles", "The bit worth 4 is in 2 piles"],
+        );
+        let lose = certificate(&moore, 2, &[6, 6, 6]);
+        assert_contains(&lose.en, &["bit worth 4: 3 piles (3 mod 3 = 0)", "loses"]);
+    }
+
+    #[test]
+    fn square_certificates() {
+        let square = Piles::square();
+        // The statement's examples: g(3) = 1 and g(4) = 2; g(9) = 2.
+        let win = certificate(&square, 0, &[3, 4]);
+        assert_contains(
+            &win.en,
+            &[
+                "wins (First)",
+                "g(3) = 1, g(4) = 2",
+                "1 ⊕ 2 = 3 ≠ 0",
+                "Removing 1 stone from the pile of 4 leaves a pile of 3, of value g(3) = 1",
+                "makes the xor 1 ⊕ 1 = 0",
+            ],
+        );
+        assert_contains(&win.vi, &["Bốc 1 viên từ đống 4 viên"]);
+        let lose = certificate(&square, 0, &[4, 9]);
+        assert_contains(&lose.en, &["loses (Second)", "g(9) = 2", "2 ⊕ 2 = 0"]);
+        let lose = certificate(&square, 0, &[2]);
+        assert_contains(&lose.en, &["g(2) = 0", "Their xor is 0."]);
+        // g(9) = 2 and g(4) = 2: 9 loses 4 (g(5) = 0) or all 9 (g(0) = 0); the first square
+        // that reaches value 0 from 9 is 4.
+        let win = certificate(&square, 0, &[9]);
+        assert_contains(
+            &win.en,
+            &["Removing 4 stones from the pile of 9 leaves a pile of 5"],
+        );
+        let whole = certificate(&square, 0, &[1]);
+        assert_contains(
+            &whole.en,
+            &["Removing the whole pile of 1 (1 is a square) leaves no stones"],
+        );
+    }
+
+    #[test]
+    fn staircase_certificates() {
+        let staircase = Piles::staircase();
+        // The statement's second game: gaps 0, 3, 0, 0, 1, 2, 1, 2; counted g_8 = 2, g_6 = 2,
+        // g_4 = 0, g_2 = 3, xor 3; g_8 = 2 ⊕ 3 = 1: the chessman of 17 moves to 16.
+        let win = certificate(&staircase, 0, &[1, 5, 6, 7, 9, 12, 14, 17]);
+        assert_contains(
+            &win.en,
+            &[
+                "Georgia wins",
+                "p_0 = 0): 0, 3, 0, 0, 1, 2, 1, 2",
+                "g_8 = 2, g_6 = 2, g_4 = 0, g_2 = 3, of xor 2 ⊕ 2 ⊕ 0 ⊕ 3 = 3",
+                "Moving the chessman on cell 17 left by 1 to cell 16 shrinks g_8 from 2 to 1",
+            ],
+        );
+        assert_contains(
+            &win.vi,
+            &["Georgia thắng", "Đi quân cờ ở ô 17 sang trái 1 ô, tới ô 16"],
+        );
+        // Unsorted cells 3 1 2: no gaps at all.
+        let lose = certificate(&staircase, 0, &[3, 1, 2]);
+        assert_contains(
+            &lose.en,
+            &["Bob wins", "cells 1, 2, 3", "p_0 = 0): 0, 0, 0"],
+        );
+        assert_contains(&lose.vi, &["Bob thắng"]);
+        let one = certificate(&staircase, 0, &[4]);
+        assert_contains(
+            &one.en,
+            &[
+                "The chessman stands on cell 4.",
+                "g_1 = 3, of xor 3",
+                "to cell 1",
+            ],
+        );
+        assert_contains(&one.vi, &["Quân cờ đứng ở ô 4."]);
+        let lose = certificate(&staircase, 0, &[2, 3]);
+        assert_contains(&lose.en, &["p_0 = 0): 1, 0", "g_2 = 0, of xor 0"]);
     }
 }
