@@ -405,9 +405,7 @@ impl Search<'_> {
         };
         for misconception in self.explainer.misconceptions() {
             let matched = if misconception == ALWAYS_FIRST {
-                let Some((_, first, _)) = answers.first() else {
-                    return None;
-                };
+                let (_, first, _) = answers.first()?;
                 answers.len() > 1
                     && answers
                         .iter()
