@@ -129,7 +129,7 @@ fn every_misconception_program_is_named_with_a_smallest_counterexample() {
         return;
     }
     let failures: Vec<String> = std::thread::scope(|scope| {
-        let halves: Vec<_> = [0, 1]
+        let halves = [0, 1]
             .map(|half| {
                 scope.spawn(move || {
                     let mut failures = Vec::new();

@@ -10,7 +10,7 @@ use grundy_problems::Problem;
 use grundy_problems::explain::{self, Attempt, Bounds, Explainer};
 use grundy_problems::spec::CheckerKind;
 use grundy_sandbox::{Limits, RunReport, Status};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{Compiled, Judge, JudgeError, Language};
 
@@ -34,14 +34,14 @@ impl Default for Budget {
 }
 
 /// A misconception as shown: its id, title and paragraph.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MisconceptionView {
     pub id: String,
     pub title: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CertificateView {
     pub en: String,
     pub vi: String,
@@ -49,7 +49,7 @@ pub struct CertificateView {
 
 /// The explanation of a wrong answer. With nothing found within the budget, `position`,
 /// `expected`, `got` and `certificate` are `null`: an honest "no small counterexample".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Explanation {
     /// A complete input in the problem's format holding that one game.
     pub position: Option<String>,

@@ -313,35 +313,69 @@ impl Search<'_> {
             return vec![None; games.len()];
         };
         match attempt {
-            Attempt::Output(output) => {
-                let expected: Vec<String> =
-                    games.iter().map(|g| self.explainer.answer(g)).collect();
-                let answers = split_answers(&output, &expected);
-                games
-                    .iter()
-                    .zip(answers)
-                    .map(|(game, answer)| {
-                        let answer = answer.unwrap_or_default();
-                        self.seen.push((game.clone(), answer.clone()));
-                        Some(Seen::Answer(answer))
-                    })
-                    .collect()
-            }
+            Attempt::Output(output) => self.read_answers(games, &output),
             Attempt::Failed(what) if games.len() == 1 => vec![Some(Seen::Failed(what))],
-            // Which game made it fail: halve until one does alone.
-            Attempt::Failed(_) => {
-                let (left, right) = games.split_at(games.len() / 2);
-                let mut seen = self.try_chunk(left);
-                if seen.iter().any(|s| matches!(s, Some(Seen::Failed(_)))) {
-                    // The smaller games already hold a failure; the rest are not needed.
-                    seen.extend(std::iter::repeat_n(None, right.len()));
-                } else {
-                    seen.extend(self.try_chunk(right));
-                }
-                seen
-            }
+            Attempt::Failed(what) => self.trace_failure(games, what),
             Attempt::OutOfBudget => unreachable!("taken out by attempt()"),
         }
+    }
+
+    fn read_answers(&mut self, games: &[String], output: &str) -> Vec<Option<Seen>> {
+        let expected: Vec<String> = games.iter().map(|g| self.explainer.answer(g)).collect();
+        let answers = split_answers(output, &expected);
+        games
+            .iter()
+            .zip(answers)
+            .map(|(game, answer)| {
+                let answer = answer.unwrap_or_default();
+                self.seen.push((game.clone(), answer.clone()));
+                Some(Seen::Answer(answer))
+            })
+            .collect()
+    }
+
+    /// Which game made a run of `games` fail: the shortest failing prefix, found by doubling
+    /// and then halving. Games come smallest first, so the culprit is usually near the front,
+    /// and prefixes that pass cost little (a failing run may cost a whole time limit).
+    fn trace_failure(&mut self, games: &[String], what: String) -> Vec<Option<Seen>> {
+        let mut seen: Vec<Option<Seen>> = vec![None; games.len()];
+        // Prefixes of `passed` games ran normally; one of `failed` games did not.
+        let (mut passed, mut failed, mut failure) = (0, games.len(), what);
+        let mut length = 1;
+        let mut doubling = true;
+        while failed - passed > 1 {
+            if !doubling {
+                length = passed + (failed - passed) / 2;
+            }
+            let prefix = &games[..length];
+            let Some(attempt) = self.attempt(&self.explainer.pack(prefix)) else {
+                return seen;
+            };
+            match attempt {
+                Attempt::Output(output) => {
+                    let answers = self.read_answers(prefix, &output);
+                    let wrong = prefix
+                        .iter()
+                        .zip(&answers)
+                        .any(|(g, a)| a.as_ref().is_some_and(|a| self.is_wrong(g, a)));
+                    seen[..length].clone_from_slice(&answers);
+                    if wrong {
+                        // A wrong answer before the failure: smaller, and enough.
+                        return seen;
+                    }
+                    passed = length;
+                    if doubling {
+                        length = (length * 2).min(failed);
+                    }
+                }
+                Attempt::Failed(what) => {
+                    (failed, failure, doubling) = (length, what, false);
+                }
+                Attempt::OutOfBudget => unreachable!("taken out by attempt()"),
+            }
+        }
+        seen[failed - 1] = Some(Seen::Failed(failure));
+        seen
     }
 
     fn is_wrong(&self, game: &str, seen: &Seen) -> bool {
@@ -655,12 +689,35 @@ mod tests {
         };
         let nim = families::by_name("nim").unwrap();
         let bounds = Bounds {
-            runs: 5,
+            runs: 2,
             ..Bounds::default()
         };
+        // The batch, then the first game alone; confirming it would take a third.
         let finding = search(nim.explainer().unwrap(), true, bounds, &mut run);
-        assert_eq!(finding.runs, 5);
-        assert_eq!(runs, 5);
+        assert_eq!((finding.runs, runs), (2, 2));
+        assert_eq!(finding.counterexample, None);
+    }
+
+    #[test]
+    fn a_time_limit_is_traced_by_prefixes_from_the_front() {
+        // Games run smallest first: 1, 2, 1 1, 3, … The game of one pile of 3 never ends.
+        let mut runs = 0;
+        let mut right = nim_program(|p| p.iter().fold(0, |a, b| a ^ b) != 0);
+        let mut run = |input: &str| {
+            runs += 1;
+            if input.lines().any(|l| l == "1 3") {
+                Attempt::Failed("time limit exceeded".into())
+            } else {
+                right(input)
+            }
+        };
+        let nim = families::by_name("nim").unwrap();
+        let finding = search(nim.explainer().unwrap(), true, Bounds::default(), &mut run);
+        let found = finding.counterexample.unwrap();
+        assert_eq!(found.position, "1 3\n");
+        assert_eq!(found.got, "time limit exceeded");
+        // All, then prefixes of 1, 2 and 4 games, then of 3; shrinking to 1 and 2 piles; alone.
+        assert!(finding.runs <= 8, "{}", finding.runs);
     }
 
     #[test]

@@ -63,4 +63,49 @@ impl Store {
             on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?);
         found.into_iter().map(TryInto::try_into).collect()
     }
+
+    /// Keeps the explanation of attempt `attempt` of a finished submission; false when the
+    /// submission has moved on (a rejudge started another attempt), which drops it.
+    pub async fn save_explanation(
+        &self,
+        id: i64,
+        attempt: i64,
+        body: &str,
+        misconception: Option<&str>,
+        now: i64,
+    ) -> Result<bool> {
+        const SQL: &str = "INSERT INTO explanations (submission_id, attempt, body, misconception, created_at) \
+             SELECT $1, $2, $3, $4, $5 WHERE EXISTS \
+             (SELECT 1 FROM submissions WHERE id = $1 AND attempts = $2 AND status = 'done') \
+             ON CONFLICT (submission_id) DO UPDATE SET attempt = excluded.attempt, \
+             body = excluded.body, misconception = excluded.misconception, \
+             created_at = excluded.created_at";
+        Ok(on_both!(self, pool => sqlx::query(SQL)
+            .bind(id)
+            .bind(attempt)
+            .bind(body)
+            .bind(misconception)
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected())
+            == 1)
+    }
+
+    /// The explanation of a submission's current attempt, as stored (JSON).
+    pub async fn explanation(&self, id: i64) -> Result<Option<String>> {
+        const SQL: &str = "SELECT e.body FROM explanations e JOIN submissions s ON s.id = e.submission_id \
+             WHERE e.submission_id = $1 AND e.attempt = s.attempts";
+        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(id).fetch_optional(pool).await?))
+    }
+
+    /// (student, misconception id) for each explained submission to an assignment that named
+    /// one, current attempts only.
+    pub async fn assignment_misconceptions(&self, assignment: i64) -> Result<Vec<(i64, String)>> {
+        const SQL: &str = "SELECT s.user_id, e.misconception FROM explanations e \
+             JOIN submissions s ON s.id = e.submission_id \
+             WHERE s.assignment_id = $1 AND e.attempt = s.attempts AND e.misconception IS NOT NULL \
+             ORDER BY s.user_id, s.id";
+        Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(assignment).fetch_all(pool).await?))
+    }
 }

@@ -16,7 +16,7 @@ use super::JsonResult;
 use super::caller::CurrentUser;
 use super::error::{ApiError, JsonObject};
 use super::views::{
-    Created, ErrorBody, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
+    Created, ErrorBody, ExplanationView, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
     SubmissionStatusName, SubmissionView, TestView,
 };
 use crate::domain::Error;
@@ -114,17 +114,23 @@ pub(super) async fn submission(
     Ok(Json(detail.into()))
 }
 
+/// How long a stream stays open after `done` for the explanation of a wrong answer: it is
+/// bounded by the explanation's own budget (10 s of wall time) plus queueing on a busy worker.
+const EXPLANATION_WAIT: Duration = Duration::from_secs(30);
+
 /// How long a user with too many streams open is asked to wait (for one to end).
 const STREAM_RETRY_SECS: u64 = 5;
 
-/// Server-sent events: `state` (now), then `test` per test as judged, then `done`. Workers on
+/// Server-sent events: `state` (now), then `test` per test as judged, then `done`, then for a
+/// wrong answer or runtime error whose explanation the caller may see, `explanation` when it is
+/// found (an [`ExplanationView`]). Workers on
 /// other machines are followed by re-reading the store every second. A user may have only a
 /// few streams open at once (429 beyond that); a stream's place is free again when it ends.
 #[utoipa::path(get, path = "/api/v1/submissions/{id}/events", tag = "submissions",
     params(("id" = i64, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "text/event-stream",
-        description = "events `state` {status, attempt}, `test` (a test result), `done` {verdict, score, max_score, compile_message}"),
+        description = "events `state` {status, attempt}, `test` (a test result), `done` {verdict, score, max_score, compile_message}, then for a wrong answer the caller may see explained, `explanation` (an ExplanationView)"),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody,
             headers(("retry-after" = u64, description = "seconds to wait")))))]
@@ -148,6 +154,9 @@ pub(super) async fn events(
         let mut sent = -1i64; // the last test position sent
         let mut announced: Option<i64> = None; // the attempt last told about
         let mut poll = tokio::time::interval(Duration::from_secs(1));
+        // The attempt whose `done` was sent, and until when its explanation is waited for.
+        let mut done_sent: Option<i64> = None;
+        let mut explanation_due: Option<tokio::time::Instant> = None;
         loop {
             // The store is the truth: catch up from it, then wait for news.
             let Some((now, tests)) = following.snapshot(&state.domain).await else {
@@ -180,17 +189,36 @@ pub(super) async fn events(
                     return;
                 }
             }
-            if now.status == SubmissionStatus::Done {
-                // Free before the last event: whoever reads `done` may follow another at once.
-                drop(slot);
+            if now.status == SubmissionStatus::Done && done_sent != Some(now.attempts) {
+                done_sent = Some(now.attempts);
                 let done = json!({
                     "verdict": now.verdict,
                     "score": now.score,
                     "max_score": now.max_score,
                     "compile_message": now.compile_message,
                 });
-                let _ = tx.send(event("done", &done)).await;
-                return;
+                if tx.send(event("done", &done)).await.is_err() {
+                    return;
+                }
+                explanation_due = following
+                    .explains(&now)
+                    .then(|| tokio::time::Instant::now() + EXPLANATION_WAIT);
+            }
+            if now.status == SubmissionStatus::Done {
+                let Some(due) = explanation_due else {
+                    return;
+                };
+                if let Ok(Some(found)) = following.explanation(&state.domain).await {
+                    // Free before the last event: whoever reads it may follow another at once.
+                    drop(slot);
+                    let _ = tx
+                        .send(event("explanation", &json!(ExplanationView::from(found))))
+                        .await;
+                    return;
+                }
+                if tokio::time::Instant::now() >= due {
+                    return;
+                }
             }
             loop {
                 tokio::select! {

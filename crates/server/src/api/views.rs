@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use grundy_judge::Verdict;
+use grundy_judge::explain::Explanation;
 use grundy_problems::spec::Difficulty;
 use grundy_store::{
     Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, TestRow,
@@ -411,6 +412,10 @@ pub struct SubmissionDetail {
     pub feedback: FeedbackName,
     /// Empty when the feedback level is `verdict`.
     pub tests: Vec<TestView>,
+    /// Why a wrong answer is wrong, once found (after the verdict; it arrives on the event
+    /// stream): `null` until then, for right answers, at the `verdict` feedback level, and for
+    /// problems that cannot explain.
+    pub explanation: Option<ExplanationView>,
 }
 
 impl From<Detail> for SubmissionDetail {
@@ -420,6 +425,61 @@ impl From<Detail> for SubmissionDetail {
             source: detail.source,
             feedback: detail.feedback.into(),
             tests: detail.tests.into_iter().map(TestView::from).collect(),
+            explanation: detail.explanation.map(ExplanationView::from),
+        }
+    }
+}
+
+/// The smallest game the program gets wrong, found by running it on small games of the problem
+/// (never a hidden test). `position`, `expected`, `got` and `certificate` are `null` when no
+/// small counterexample was found within the bounds.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExplanationView {
+    /// A complete input in the problem's format holding that one game.
+    pub position: Option<String>,
+    pub expected: Option<String>,
+    pub got: Option<String>,
+    pub certificate: Option<CertificateView>,
+    pub misconception: Option<MisconceptionView>,
+    /// The counterexample is a large game kept for mistakes no small game shows.
+    pub large: bool,
+    #[schema(minimum = 0)]
+    pub runs: u32,
+    #[schema(minimum = 0)]
+    pub cpu_ms: u64,
+}
+
+/// Why the right answer is right, in English and Vietnamese.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CertificateView {
+    pub en: String,
+    pub vi: String,
+}
+
+/// A classic wrong strategy the program's answers agree with.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MisconceptionView {
+    /// A stable id teaching material refers to, e.g. `sum-parity`.
+    pub id: String,
+    pub title: String,
+    pub text: String,
+}
+
+impl From<Explanation> for ExplanationView {
+    fn from(e: Explanation) -> ExplanationView {
+        ExplanationView {
+            position: e.position,
+            expected: e.expected,
+            got: e.got,
+            certificate: e.certificate.map(|c| CertificateView { en: c.en, vi: c.vi }),
+            misconception: e.misconception.map(|m| MisconceptionView {
+                id: m.id,
+                title: m.title,
+                text: m.text,
+            }),
+            large: e.large,
+            runs: e.runs,
+            cpu_ms: e.cpu_ms,
         }
     }
 }

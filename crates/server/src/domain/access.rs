@@ -192,6 +192,13 @@ pub async fn feedback_for(
         .map_or(Feedback::Tests, |a| a.spec.feedback))
 }
 
+/// Explanations of wrong answers (the smallest game a program gets wrong, the certificate, the
+/// misconception) go with per-test feedback: `tests` and `inputs`, teachers always; `verdict`
+/// says nothing more than the verdict.
+pub fn shows_explanation(feedback: Feedback) -> bool {
+    feedback >= Feedback::Tests
+}
+
 /// Whether `user` teaches the course of assignment `id`.
 pub async fn teaches_assignment(domain: &Domain, user: &User, id: i64) -> Result<bool> {
     let Some(found) = domain.store.assignment(id).await? else {

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use grundy_judge::Verdict;
+use grundy_judge::explain::Explanation;
 use grundy_judge::naming::{self, TestName};
 use grundy_problems::Problem;
 use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionQuery, TestRow, User};
@@ -297,6 +298,8 @@ pub struct Detail {
     pub tests: Vec<ShownTest>,
     /// The program, or the answers as JSON.
     pub source: String,
+    /// Why it is wrong, when found and the feedback level shows it.
+    pub explanation: Option<Explanation>,
 }
 
 pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
@@ -318,13 +321,36 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
             .await?
             .map_or_else(|| format!("#{}", submission.user_id), |u| u.name)
     };
+    let explanation = explanation(domain, id, feedback).await?;
     Ok(Detail {
         submission,
         author,
         feedback,
         tests,
         source: String::from_utf8_lossy(&source).into_owned(),
+        explanation,
     })
+}
+
+/// The stored explanation of the current attempt, when `feedback` shows explanations.
+pub async fn explanation(
+    domain: &Domain,
+    id: i64,
+    feedback: Feedback,
+) -> Result<Option<Explanation>> {
+    if !access::shows_explanation(feedback) {
+        return Ok(None);
+    }
+    let Some(body) = domain.store.explanation(id).await? else {
+        return Ok(None);
+    };
+    match serde_json::from_str(&body) {
+        Ok(explanation) => Ok(Some(explanation)),
+        Err(e) => {
+            tracing::error!(submission = id, error = %e, "a stored explanation is unreadable");
+            Ok(None)
+        }
+    }
 }
 
 /// Test rows as `feedback` allows: none for `verdict`; with `inputs`, a failed personal
@@ -416,15 +442,39 @@ pub struct Following {
     pub id: i64,
     /// Per-test results are not theirs to see (`verdict` feedback).
     pub hide_tests: bool,
+    feedback: Feedback,
+    /// A program to a problem that explains wrong answers.
+    explainable: bool,
 }
 
 pub async fn follow(domain: &Domain, viewer: &User, id: i64) -> Result<Following> {
     let submission = visible(domain, viewer, id).await?;
-    let hide_tests = access::feedback_for(domain, viewer, &submission).await? == Feedback::Verdict;
-    Ok(Following { id, hide_tests })
+    let feedback = access::feedback_for(domain, viewer, &submission).await?;
+    let explainable = submission.kind == SubmissionKind::Program
+        && find(domain, &submission.problem).is_ok_and(|e| e.problem.explainer().is_some());
+    Ok(Following {
+        id,
+        hide_tests: feedback == Feedback::Verdict,
+        feedback,
+        explainable,
+    })
 }
 
 impl Following {
+    /// Whether an explanation will follow this finished submission for this viewer.
+    pub fn explains(&self, done: &Submission) -> bool {
+        self.explainable
+            && access::shows_explanation(self.feedback)
+            && matches!(
+                done.verdict,
+                Some(Verdict::WrongAnswer | Verdict::RuntimeError)
+            )
+    }
+
+    pub async fn explanation(&self, domain: &Domain) -> Result<Option<Explanation>> {
+        explanation(domain, self.id, self.feedback).await
+    }
+
     /// The submission and its test results as of one attempt: the two are read apart, so they
     /// are read again when a worker started another attempt in between (its results would
     /// otherwise be sent as the old attempt's). `None` when the submission is gone or the store

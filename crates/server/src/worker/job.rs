@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use grundy_judge::explain::Budget;
 use grundy_judge::{Event, Judge, Judgement, Language, Options, Verdict};
 use grundy_problems::Problem;
 use grundy_store::{Claimed, Outcome, SubmissionKind, TestRow};
@@ -40,8 +41,14 @@ pub(super) async fn judge(
     let id = claimed.id;
     cx.events.publish(id);
     let lease = Lease::keep(cx.store.clone(), id, config.name.clone(), config.lease);
+    let mut explain_later = None;
     let (judge, outcome) = match prepare(cx, &judge, &claimed).await {
-        Ok((problem, work)) => run(cx, &config.name, judge, &claimed, problem, work).await,
+        Ok((problem, work)) => {
+            if let Work::Program { language, .. } = &work {
+                explain_later = Some((problem.clone(), language.clone()));
+            }
+            run(cx, &config.name, judge, &claimed, problem, work).await
+        }
         Err(outcome) => (Some(judge), outcome),
     };
     if lease.lost() {
@@ -51,7 +58,81 @@ pub(super) async fn judge(
         );
     }
     drop(lease);
-    (judge, finish(cx, &config.name, id, outcome).await)
+    let verdict = outcome.verdict;
+    let stored = finish(cx, &config.name, id, outcome).await;
+    // After the verdict is stored, so that explaining never delays it.
+    let judge = match (judge, explain_later, &stored) {
+        (Some(judge), Some((problem, language)), Ok(true))
+            if matches!(verdict, Verdict::WrongAnswer | Verdict::RuntimeError) =>
+        {
+            explain(cx, judge, &claimed, problem, *language).await
+        }
+        (judge, ..) => judge,
+    };
+    (judge, stored.map(drop))
+}
+
+/// Finds the smallest game the program gets wrong and keeps the explanation for the attempt
+/// just judged; returns the judge (`None` when it broke).
+async fn explain(
+    cx: &JudgingContext,
+    mut judge: Judge,
+    claimed: &Claimed,
+    problem: Arc<Problem>,
+    language: Language,
+) -> Option<Judge> {
+    if problem.explainer().is_none() {
+        return Some(judge);
+    }
+    let (id, attempt) = (claimed.id, claimed.attempts);
+    let source = claimed.source.clone();
+    let span = tracing::info_span!("explaining", submission = id);
+    let explained = tokio::task::spawn_blocking(move || {
+        let _explaining = span.enter();
+        let explained = judge.explain(&problem, &language, &source, Budget::default());
+        (judge, explained)
+    })
+    .await;
+    let (judge, explanation) = match explained {
+        Ok((judge, Ok(Some(explanation)))) => (judge, explanation),
+        Ok((judge, Ok(None))) => return Some(judge),
+        Ok((_, Err(e))) => {
+            tracing::error!(submission = id, error = %e, "explaining failed");
+            return None;
+        }
+        Err(e) => {
+            tracing::error!(submission = id, error = %e, "the explaining thread failed");
+            return None;
+        }
+    };
+    let body = match serde_json::to_string(&explanation) {
+        Ok(body) => body,
+        Err(e) => {
+            tracing::error!(submission = id, error = %e, "an explanation did not serialise");
+            return Some(judge);
+        }
+    };
+    let misconception = explanation.misconception.as_ref().map(|m| m.id.as_str());
+    match cx
+        .store
+        .save_explanation(id, attempt, &body, misconception, now_ms())
+        .await
+    {
+        Ok(true) => {
+            cx.events.publish(id);
+            tracing::info!(
+                submission = id,
+                found = explanation.found(),
+                misconception,
+                runs = explanation.runs,
+                cpu_ms = explanation.cpu_ms,
+                "explained"
+            );
+        }
+        Ok(false) => tracing::info!(submission = id, "rejudged meanwhile: explanation dropped"),
+        Err(e) => tracing::error!(submission = id, error = %e, "storing an explanation failed"),
+    }
+    Some(judge)
 }
 
 /// The problem as the store has it now, and what to judge; an internal error when either is
@@ -219,20 +300,22 @@ fn internal(version: i64) -> Outcome {
     }
 }
 
+/// Writes the outcome; whether it was ours to write.
 async fn finish(
     cx: &JudgingContext,
     worker: &str,
     id: i64,
     outcome: Outcome,
-) -> Result<(), WorkerError> {
+) -> Result<bool, WorkerError> {
     if cx.store.finish(id, worker, &outcome, now_ms()).await? {
         cx.events.publish(id);
         tracing::info!(submission = id, verdict = %outcome.verdict, score = outcome.score, "judged");
+        Ok(true)
     } else {
         tracing::warn!(
             submission = id,
             "not the lease holder any more: result not written"
         );
+        Ok(false)
     }
-    Ok(())
 }
