@@ -405,9 +405,7 @@ impl Search<'_> {
         };
         for misconception in self.explainer.misconceptions() {
             let matched = if misconception == ALWAYS_FIRST {
-                let Some((_, first, _)) = answers.first() else {
-                    return None;
-                };
+                let (_, first, _) = answers.first()?;
                 answers.len() > 1
                     && answers
                         .iter()
@@ -537,6 +535,9 @@ pub fn stress(
         runs: search.runs,
     }
 }
+
+#[cfg(test)]
+pub(crate) mod testing;
 
 #[cfg(test)]
 mod tests {
