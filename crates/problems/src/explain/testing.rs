@@ -70,6 +70,17 @@ impl Problem {
         found
     }
 
+    /// `program` is right on every small game and found wrong on a large witness, named `id`.
+    pub(crate) fn assert_named_large(&self, id: &str, program: Program<'_>) -> Counterexample {
+        assert_eq!(self.brute_force_smallest(program), None, "{}", self.name);
+        let found = self
+            .search(program)
+            .unwrap_or_else(|| panic!("{}: {id} is found wrong", self.name));
+        assert_eq!(found.misconception.map(|m| m.id), Some(id), "{found:#?}");
+        assert!(found.large, "{found:#?}");
+        found
+    }
+
     /// Each misconception is wrong on some small game (or on a witness when no small game
     /// shows it), and no two answer every small game alike.
     pub(crate) fn assert_misconceptions_tell_apart(&self) {
