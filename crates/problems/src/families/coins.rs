@@ -334,8 +334,9 @@ impl Explain for Coins {
                     "The second player wins. {values_en}: here {here_en}. A move turns the \
                      head at some k to tails and up to two coins i < j to its left, so it \
                      changes the xor by g(k), by g(k) ⊕ g(i) (two different values) or by \
-                     g(k) ⊕ g(i) ⊕ g(j) (odious, as the xor of three odious numbers is), never \
-                     by 0: Lan leaves a non-zero xor, and Minh can always bring it back to 0."
+                     g(k) ⊕ g(i) ⊕ g(j) (an odious number, as the xor of three odious numbers \
+                     is), never by 0: Lan leaves a non-zero xor, and Minh can always bring it \
+                     back to 0."
                 ),
                 vi: format!(
                     "Người đi sau thắng. {values_vi}: ở đây {here_vi}. Một nước đi lật mặt \
@@ -360,10 +361,7 @@ impl Explain for Coins {
             [] => unreachable!("a move turns a coin"),
         };
         let (left_en, left_vi) = if after.contains(&true) {
-            (
-                format!("{}, a row worth 0", heads_text(&after, false)),
-                format!("{}, một hàng có giá trị 0", heads_text(&after, true)),
-            )
+            (heads_text(&after, false), heads_text(&after, true))
         } else {
             (
                 "only tails, and Minh cannot move".to_owned(),

@@ -392,7 +392,8 @@ impl Rooted {
     }
 }
 
-/// `(g(2) + 1) ⊕ (g(5) + 1) = 2 ⊕ 1 = 3`: the root's value from its branches (1-based labels).
+/// `(g(2) + 1) ⊕ (g(5) + 1) = (1 + 1) ⊕ (0 + 1) = 2 ⊕ 1 = 3`: the root's value from its
+/// branches (1-based labels).
 fn root_value_text(rooted: &Rooted, value: &[u64]) -> String {
     let children = &rooted.children[0];
     if children.len() > 12 {
@@ -406,8 +407,17 @@ fn root_value_text(rooted: &Rooted, value: &[u64]) -> String {
         .iter()
         .map(|&c| format!("(g({}) + 1)", c + 1))
         .collect();
+    let plus_one: Vec<String> = children
+        .iter()
+        .map(|&c| format!("({} + 1)", value[c as usize]))
+        .collect();
     let branches: Vec<u64> = children.iter().map(|&c| value[c as usize] + 1).collect();
-    format!("{} = {}", terms.join(" ⊕ "), nim_sum_text(&branches))
+    format!(
+        "{} = {} = {}",
+        terms.join(" ⊕ "),
+        plus_one.join(" ⊕ "),
+        nim_sum_text(&branches)
+    )
 }
 
 const EDGE_COUNT: Misconception = Misconception {
@@ -659,7 +669,7 @@ mod tests {
         // root is worth 4: deleting 1–2 is the winning move.
         let first = agc.certificate(&tree(&[(1, 2), (2, 3), (2, 4), (4, 5)]));
         assert!(
-            first.en.contains("g(1) = (g(2) + 1) = 4 ≠ 0"),
+            first.en.contains("g(1) = (g(2) + 1) = (3 + 1) = 4 ≠ 0"),
             "{}",
             first.en
         );
@@ -674,13 +684,19 @@ mod tests {
         let second = agc.certificate(&tree(&[(1, 2), (2, 3), (1, 4), (4, 5)]));
         assert!(second.en.starts_with("Bob wins"), "{}", second.en);
         assert!(
-            second.en.contains("(g(2) + 1) ⊕ (g(4) + 1) = 2 ⊕ 2 = 0"),
+            second
+                .en
+                .contains("(g(2) + 1) ⊕ (g(4) + 1) = (1 + 1) ⊕ (1 + 1) = 2 ⊕ 2 = 0"),
             "{}",
             second.en
         );
         // Branches worth 2 (1–2–4) and 1 (1–3): cutting 2–4 leaves 1 ⊕ 1 = 0.
         let deep = agc.certificate(&tree(&[(1, 2), (1, 3), (2, 4)]));
-        assert!(deep.en.contains("= 2 ⊕ 1 = 3 ≠ 0"), "{}", deep.en);
+        assert!(
+            deep.en.contains("= (1 + 1) ⊕ (0 + 1) = 2 ⊕ 1 = 3 ≠ 0"),
+            "{}",
+            deep.en
+        );
         assert!(
             deep.en.contains("Deleting the edge 2–4 leaves"),
             "{}",

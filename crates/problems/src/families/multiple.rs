@@ -357,11 +357,10 @@ impl Explain for Multiple {
 
     fn certificate(&self, &n: &u64) -> Certificate {
         let terms = zeckendorf(n);
-        let zeckendorf_en = "the Zeckendorf representation of a number is its unique sum of \
-                             Fibonacci numbers (1, 2, 3, 5, 8, 13, …) no two of them consecutive";
-        let zeckendorf_vi = "biểu diễn Zeckendorf của một số là cách viết duy nhất số đó thành \
-                             tổng các số Fibonacci (1, 2, 3, 5, 8, 13, …) không có hai số liên \
-                             tiếp";
+        let zeckendorf_en = "its unique sum of Fibonacci numbers 1, 2, 3, 5, 8, 13, …, no two \
+                             of them consecutive";
+        let zeckendorf_vi = "cách viết duy nhất thành tổng các số Fibonacci 1, 2, 3, 5, 8, 13, …, \
+                             không có hai số liên tiếp";
         if terms.len() == 1 {
             let left = n - 1;
             let reply = *zeckendorf(left).last().expect("n ≥ 2 leaves a stone");
@@ -369,8 +368,8 @@ impl Explain for Multiple {
                 en: format!(
                     "The second player wins: n = {n} is a Fibonacci number. Lan may not take the \
                      whole pile, and whatever she takes, x stones, the smallest term of the \
-                     Zeckendorf representation of what is left is at most 2x ({zeckendorf_en}), \
-                     so Minh takes exactly that term. For example, if Lan takes 1, \
+                     Zeckendorf representation of what is left ({zeckendorf_en}) is at most 2x, \
+                     so Minh takes exactly that term. For example, if Lan takes 1, she leaves \
                      {} and Minh takes {reply}. He does the same after each of her moves: the \
                      pile he leaves has its smallest term more than twice what he took, out of \
                      her reach, and in the end he takes the last stone.",
@@ -379,7 +378,7 @@ impl Explain for Multiple {
                 vi: format!(
                     "Người đi sau thắng: n = {n} là một số Fibonacci. Lan không được bốc cả \
                      đống, và dù Lan bốc x viên, số hạng nhỏ nhất trong biểu diễn Zeckendorf \
-                     của số còn lại không quá 2x ({zeckendorf_vi}), nên Minh bốc đúng số hạng \
+                     của số còn lại ({zeckendorf_vi}) không quá 2x, nên Minh bốc đúng số hạng \
                      đó. Ví dụ, nếu Lan bốc 1 viên thì còn {} và Minh bốc {reply}. Minh làm như \
                      vậy sau mỗi nước của Lan: số hạng nhỏ nhất của đống Minh để lại luôn lớn \
                      hơn hai lần số Minh vừa bốc, Lan không bốc hết được, và cuối cùng Minh bốc \
@@ -393,8 +392,8 @@ impl Explain for Multiple {
         let next = *zeckendorf(left).last().expect("two terms or more");
         Certificate {
             en: format!(
-                "The first player wins: n = {n} is not a Fibonacci number; its Zeckendorf \
-                 representation is {} ({zeckendorf_en}). Lan takes the smallest term, \
+                "The first player wins: n = {n} is not a Fibonacci number. Its Zeckendorf \
+                 representation, {zeckendorf_en}, is {}. Lan takes the smallest term, \
                  {smallest}, leaving {}, whose smallest term {next} is more than twice \
                  {smallest}: Minh cannot take it, and whatever he takes, x stones, the smallest \
                  term of what is left is at most 2x, so Lan takes exactly that term. Doing this \
@@ -403,8 +402,8 @@ impl Explain for Multiple {
                 sum_text(left)
             ),
             vi: format!(
-                "Người đi trước thắng: n = {n} không phải số Fibonacci; biểu diễn Zeckendorf của \
-                 nó là {} ({zeckendorf_vi}). Lan bốc số hạng nhỏ nhất, {smallest} viên, để lại \
+                "Người đi trước thắng: n = {n} không phải số Fibonacci. Biểu diễn Zeckendorf \
+                 của nó, {zeckendorf_vi}, là {}. Lan bốc số hạng nhỏ nhất, {smallest} viên, để lại \
                  {}, có số hạng nhỏ nhất {next} lớn hơn hai lần {smallest}: Minh không bốc hết \
                  được, và dù Minh bốc x viên, số hạng nhỏ nhất của số còn lại không quá 2x, \
                  nên Lan bốc đúng số hạng đó. Làm như vậy sau mỗi nước của Minh, Lan bốc viên \
@@ -498,7 +497,11 @@ mod tests {
         let fib = &Multiple::FIBONACCI;
         // 12 = 8 + 3 + 1: take 1, leaving 11 = 8 + 3, whose smallest term 3 is out of reach.
         let twelve = fib.certificate(&12);
-        assert!(twelve.en.contains("is 12 = 8 + 3 + 1"), "{}", twelve.en);
+        assert!(
+            twelve.en.contains("consecutive, is 12 = 8 + 3 + 1"),
+            "{}",
+            twelve.en
+        );
         assert!(
             twelve
                 .en
@@ -523,7 +526,7 @@ mod tests {
         assert!(
             thirteen
                 .en
-                .contains("if Lan takes 1, 12 = 8 + 3 + 1 and Minh takes 1")
+                .contains("if Lan takes 1, she leaves 12 = 8 + 3 + 1 and Minh takes 1")
         );
         assert!(
             thirteen.vi.contains("Người đi sau thắng"),
@@ -532,7 +535,8 @@ mod tests {
         );
         let two = fib.certificate(&2);
         assert!(
-            two.en.contains("if Lan takes 1, 1 and Minh takes 1"),
+            two.en
+                .contains("if Lan takes 1, she leaves 1 and Minh takes 1"),
             "{}",
             two.en
         );

@@ -205,12 +205,13 @@ const SUM_PARITY: Misconception = Misconception {
 /// At most this many items of a list are written out in a certificate.
 const LISTED: usize = 12;
 
-/// `items` joined by commas, the first [`LISTED`] of them and "…" after.
-fn listed(items: impl IntoIterator<Item = String>) -> String {
+/// The first [`LISTED`] of `items` joined by `separator`, and "…" after them when there are more.
+fn listed(items: impl IntoIterator<Item = String>, separator: &str) -> String {
     let items: Vec<String> = items.into_iter().collect();
-    let mut text = items[..items.len().min(LISTED)].join(", ");
+    let mut text = items[..items.len().min(LISTED)].join(separator);
     if items.len() > LISTED {
-        text.push_str(", …");
+        text.push_str(separator);
+        text.push('…');
     }
     text
 }
@@ -295,18 +296,18 @@ impl Explain for Stones {
         let pile = game.pile as usize;
         let wins = subtraction::winning_table(pile, &sizes(&game.moves));
         let losing: Vec<usize> = (0..=pile).filter(|&c| !wins[c]).collect();
-        let losing_text = listed(losing.iter().map(usize::to_string));
+        let losing_text = listed(losing.iter().map(usize::to_string), ", ");
         let table_en = format!(
             "A count of stones is losing for the player to move when every move from it reaches \
              a winning count (0 is losing: no move is left), and winning when some move reaches \
              a losing count. With A = {{{}}} the losing counts up to {pile} are {losing_text}.",
-            listed(game.moves.iter().map(u32::to_string))
+            listed(game.moves.iter().map(u32::to_string), ", ")
         );
         let table_vi = format!(
             "Một số viên là thế thua cho người phải đi khi mọi nước đi từ đó đều đến một số \
              thắng (0 là thua: không còn nước đi), và là thế thắng khi có nước đi đến một số \
              thua. Với A = {{{}}} các số thua không vượt quá {pile} là {losing_text}.",
-            listed(game.moves.iter().map(u32::to_string))
+            listed(game.moves.iter().map(u32::to_string), ", ")
         );
         // The smallest move to a losing count from `count`, if any.
         let to_losing = |count: usize| -> Option<usize> {
@@ -339,18 +340,24 @@ impl Explain for Stones {
                 )
             })
             .collect();
-        let replies_en = listed(replies.iter().map(|(a, left, reply)| {
-            format!(
-                "taking {a} leaves {left}, and taking {reply} from it leaves {}",
-                left - reply
-            )
-        }));
-        let replies_vi = listed(replies.iter().map(|(a, left, reply)| {
-            format!(
-                "lấy {a} viên còn {left}, và lấy tiếp {reply} viên còn {}",
-                left - reply
-            )
-        }));
+        let replies_en = listed(
+            replies.iter().map(|(a, left, reply)| {
+                format!(
+                    "taking {a} leaves {left}, and taking {reply} from it leaves {}",
+                    left - reply
+                )
+            }),
+            "; ",
+        );
+        let replies_vi = listed(
+            replies.iter().map(|(a, left, reply)| {
+                format!(
+                    "lấy {a} viên còn {left}, và lấy tiếp {reply} viên còn {}",
+                    left - reply
+                )
+            }),
+            "; ",
+        );
         Certificate {
             en: format!(
                 "The second player wins: {pile} is a losing count. Every move leads to a winning \
