@@ -582,6 +582,9 @@ pub fn stress(
 }
 
 #[cfg(test)]
+pub(crate) mod testing;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::families;

@@ -1,6 +1,7 @@
 //! Coin turning, Mock Turtles (own format): `T` tests of `n` and a row of `H`/`T`.
 
 use super::{at_most, lines, push_line, within};
+use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -165,11 +166,386 @@ impl Family for Coins {
             .map(|c| Input { rows: c.to_vec() })
             .collect()
     }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        Some(self)
+    }
+}
+
+const VALUE_K: Misconception = Misconception {
+    id: "coins-value-k",
+    title: "A head at position k worth k",
+    text: "The program gives the head at position k the value k and takes the xor of the heads' \
+           values. That is the rule when a move turns over one or two coins; here a move may \
+           turn over three, which gives the heads other values: the odious numbers (those with \
+           an odd count of ones in binary) 1, 2, 4, 7, 8, 11, 13, 14, … With HHH Lan turns over \
+           all three coins and wins, although 1 ⊕ 2 ⊕ 3 = 0; the odious values give \
+           1 ⊕ 2 ⊕ 4 = 7.",
+};
+
+/// The 1-based positions of the heads.
+fn heads(row: &[bool]) -> Vec<u64> {
+    (1..=row.len() as u64)
+        .filter(|&k| row[k as usize - 1])
+        .collect()
+}
+
+/// The position of the odious number `value`, if it is one.
+fn position_of(value: u64) -> Option<u64> {
+    let k = value / 2 + 1;
+    (coins::odious(k) == value).then_some(k)
+}
+
+/// The coins (1-based, increasing) a winning move turns over, the last one a head; `None` when
+/// the heads' values xor to 0.
+fn winning_move(row: &[bool]) -> Option<Vec<u64>> {
+    let heads = heads(row);
+    let total = heads.iter().fold(0, |x, &k| x ^ coins::odious(k));
+    let top = 1u64 << total.checked_ilog2()?;
+    let k = *heads
+        .iter()
+        .find(|&&k| coins::odious(k) & top != 0)
+        .expect("a head holds the highest bit of the xor");
+    // The coins left of k must change the xor by `rest`, less than the value of k: a value
+    // below it is that of no coin, one coin or two coins to its left (its value is their mex).
+    let rest = coins::odious(k) ^ total;
+    if rest == 0 {
+        return Some(vec![k]);
+    }
+    if let Some(i) = position_of(rest).filter(|&i| i < k) {
+        return Some(vec![i, k]);
+    }
+    let (i, j) = (1..k)
+        .find_map(|i| {
+            position_of(coins::odious(i) ^ rest)
+                .filter(|&j| i < j && j < k)
+                .map(|j| (i, j))
+        })
+        .expect("a value below a head's is made of at most two coins to its left");
+    Some(vec![i, j, k])
+}
+
+/// "heads at 1, 2, 3, worth 1 ⊕ 2 ⊕ 4 = 7", or the xor alone for many heads.
+fn heads_text(row: &[bool], vi: bool) -> String {
+    let heads = heads(row);
+    let values: Vec<u64> = heads.iter().map(|&k| coins::odious(k)).collect();
+    let total = values.iter().fold(0, |x, v| x ^ v);
+    if heads.len() > 12 {
+        return if vi {
+            format!("{} mặt ngửa, xor các giá trị = {total}", heads.len())
+        } else {
+            format!("{} heads, whose values xor to {total}", heads.len())
+        };
+    }
+    let positions: Vec<String> = heads.iter().map(u64::to_string).collect();
+    let (at, worth) = if vi {
+        ("mặt ngửa ở vị trí", "có giá trị")
+    } else if heads.len() == 1 {
+        ("a head at", "worth")
+    } else {
+        ("heads at", "worth")
+    };
+    format!(
+        "{at} {}, {worth} {}",
+        positions.join(", "),
+        nim_sum_text(&values)
+    )
+}
+
+impl Explain for Coins {
+    type Game = Vec<bool>;
+
+    fn small_games(&self) -> Vec<Vec<bool>> {
+        // Every row of one to six coins.
+        let mut games: Vec<Vec<bool>> = (1..=6usize)
+            .flat_map(|n| {
+                (0u32..1 << n).map(move |mask| (0..n).map(|i| mask >> i & 1 == 1).collect())
+            })
+            .collect();
+        games.sort_by_key(|g| self.size(g));
+        games
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> Vec<bool> {
+        let n = rng.random_range(1..=12);
+        (0..n).map(|_| rng.random_bool(0.5)).collect()
+    }
+
+    fn games_per_input(&self) -> usize {
+        MAX_T as usize
+    }
+
+    fn input_of(&self, games: &[Vec<bool>]) -> Input {
+        Input {
+            rows: games.to_vec(),
+        }
+    }
+
+    fn games_of(&self, input: &Input) -> Vec<Vec<bool>> {
+        input.rows.clone()
+    }
+
+    fn answer(&self, row: &Vec<bool>) -> String {
+        word(coins::first_wins(row)).to_owned()
+    }
+
+    fn size(&self, row: &Vec<bool>) -> u64 {
+        // The length first (n < 2¹⁷), then the number of heads.
+        let heads = row.iter().filter(|&&h| h).count() as u64;
+        ((row.len() as u64) << 17) + heads
+    }
+
+    fn shrink(&self, row: &Vec<bool>) -> Vec<Vec<bool>> {
+        let n = row.len();
+        let mut smaller = Vec::new();
+        if n > 1 {
+            smaller.push(row[..n / 2].to_vec());
+            smaller.push(row[..n - 1].to_vec());
+            smaller.push(row[1..].to_vec());
+        }
+        for k in heads(row).into_iter().take(16) {
+            let mut fewer = row.clone();
+            fewer[k as usize - 1] = false;
+            smaller.push(fewer);
+        }
+        smaller.sort_by_key(|g| self.size(g));
+        smaller.dedup();
+        smaller
+    }
+
+    fn certificate(&self, row: &Vec<bool>) -> Certificate {
+        let values_en = "A head at position k is worth the k-th odious number (a number with an \
+                         odd count of ones in binary: 1, 2, 4, 7, 8, 11, 13, 14, …), and the row \
+                         is worth the xor of its heads' values";
+        let values_vi = "Mặt ngửa ở vị trí k có giá trị là số odious thứ k (số có lẻ chữ số 1 \
+                         trong hệ nhị phân: 1, 2, 4, 7, 8, 11, 13, 14, …), và giá trị của hàng \
+                         là xor các giá trị của các mặt ngửa";
+        if !row.contains(&true) {
+            return Certificate {
+                en: "The second player wins: every coin shows tails, so Lan cannot move."
+                    .to_owned(),
+                vi: "Người đi sau thắng: mọi đồng xu đều sấp, nên Lan không thể đi.".to_owned(),
+            };
+        }
+        let (here_en, here_vi) = (heads_text(row, false), heads_text(row, true));
+        let Some(coins_turned) = winning_move(row) else {
+            return Certificate {
+                en: format!(
+                    "The second player wins. {values_en}: here {here_en}. A move turns the \
+                     head at some k to tails and up to two coins i < j to its left, so it \
+                     changes the xor by g(k), by g(k) ⊕ g(i) (two different values) or by \
+                     g(k) ⊕ g(i) ⊕ g(j) (an odious number, as the xor of three odious numbers \
+                     is), never by 0: Lan leaves a non-zero xor, and Minh can always bring it \
+                     back to 0."
+                ),
+                vi: format!(
+                    "Người đi sau thắng. {values_vi}: ở đây {here_vi}. Một nước đi lật mặt \
+                     ngửa ở vị trí k thành sấp và tối đa hai đồng i < j bên trái nó, nên xor \
+                     thay đổi một lượng g(k), g(k) ⊕ g(i) (hai giá trị khác nhau) hoặc \
+                     g(k) ⊕ g(i) ⊕ g(j) (là số odious, vì xor của ba số odious là số odious), \
+                     không bao giờ là 0: Lan để lại xor khác 0, và Minh luôn đưa được về 0."
+                ),
+            };
+        };
+        let mut after = row.clone();
+        for &k in &coins_turned {
+            after[k as usize - 1] ^= true;
+        }
+        let turned: Vec<String> = coins_turned.iter().map(u64::to_string).collect();
+        let (turn_en, turn_vi) = match turned.as_slice() {
+            [k] => (format!("coin {k} alone"), format!("riêng đồng {k}")),
+            [rest @ .., k] => (
+                format!("coins {} and {k}", rest.join(", ")),
+                format!("các đồng {} và {k}", rest.join(", ")),
+            ),
+            [] => unreachable!("a move turns a coin"),
+        };
+        let (left_en, left_vi) = if after.contains(&true) {
+            (heads_text(&after, false), heads_text(&after, true))
+        } else {
+            (
+                "only tails, and Minh cannot move".to_owned(),
+                "toàn mặt sấp, và Minh không thể đi".to_owned(),
+            )
+        };
+        Certificate {
+            en: format!(
+                "The first player wins. {values_en}: here {here_en} ≠ 0. Turning over \
+                 {turn_en} leaves {left_en}: every move from a row worth 0 leaves a row worth \
+                 more, from which Lan can always bring it back to 0."
+            ),
+            vi: format!(
+                "Người đi trước thắng. {values_vi}: ở đây {here_vi} ≠ 0. Lật {turn_vi} để lại \
+                 {left_vi}: mọi nước đi từ một hàng có giá trị 0 đều để lại một hàng có giá \
+                 trị khác 0, từ đó Lan luôn đưa được về 0."
+            ),
+        }
+    }
+
+    fn misconceptions(&self) -> &'static [Misconception] {
+        &[VALUE_K]
+    }
+
+    fn misconceived(&self, id: &str, row: &Vec<bool>) -> Option<String> {
+        match id {
+            "coins-value-k" => {
+                Some(word(heads(row).into_iter().fold(0, |x, k| x ^ k) != 0).to_owned())
+            }
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explain::testing::Problem;
+
+    /// A program for the input `T`, then `n` and a row, answering each row by `first_wins` on
+    /// the 1-based positions of its heads.
+    fn program(first_wins: fn(&[usize]) -> bool) -> impl Fn(&str) -> String {
+        move |input: &str| {
+            let mut out = String::new();
+            for row in input.lines().skip(2).step_by(2) {
+                let heads: Vec<usize> = row
+                    .char_indices()
+                    .filter(|&(_, c)| c == 'H')
+                    .map(|(i, _)| i + 1)
+                    .collect();
+                out.push_str(if first_wins(&heads) {
+                    "First\n"
+                } else {
+                    "Second\n"
+                });
+            }
+            out
+        }
+    }
+
+    /// The value of a lone head at each position up to 64, from the moves: turning it alone,
+    /// with one coin to its left or with two.
+    fn by_mex() -> Vec<u64> {
+        let mut value = vec![0u64];
+        for k in 1..=64 {
+            let mut options = vec![0u64];
+            for i in 1..k {
+                options.push(value[i]);
+                for j in i + 1..k {
+                    options.push(value[i] ^ value[j]);
+                }
+            }
+            value.push((0..).find(|v| !options.contains(v)).unwrap());
+        }
+        value
+    }
+
+    fn row(text: &str) -> Vec<bool> {
+        text.chars().map(|c| c == 'H').collect()
+    }
+
+    #[test]
+    fn explanations_are_sound() {
+        Problem::new("coin-flipping").assert_sound();
+    }
+
+    #[test]
+    fn values_by_the_mex_are_right() {
+        Problem::new("coin-flipping").assert_right(&program(|heads| {
+            let value = by_mex();
+            heads.iter().fold(0, |x, &k| x ^ value[k]) != 0
+        }));
+    }
+
+    #[test]
+    fn value_k_is_named_with_three_heads() {
+        let found = Problem::new("coin-flipping").assert_named(
+            "coins-value-k",
+            &program(|heads| heads.iter().fold(0, |x, &k| x ^ k) != 0),
+        );
+        assert_eq!(found.position, "1\n3\nHHH\n");
+        assert_eq!(
+            (found.expected.as_str(), found.got.as_str()),
+            ("First", "Second")
+        );
+    }
+
+    #[test]
+    fn certificates_give_the_values_and_a_move() {
+        // The statement's examples.
+        let three = Coins.certificate(&row("HHH"));
+        assert!(
+            three
+                .en
+                .contains("heads at 1, 2, 3, worth 1 ⊕ 2 ⊕ 4 = 7 ≠ 0"),
+            "{}",
+            three.en
+        );
+        assert!(
+            three
+                .en
+                .contains("Turning over coins 1, 2 and 3 leaves only tails"),
+            "{}",
+            three.en
+        );
+        let four = Coins.certificate(&row("HHHH"));
+        assert!(four.en.starts_with("The second player wins"), "{}", four.en);
+        assert!(four.en.contains("1 ⊕ 2 ⊕ 4 ⊕ 7 = 0"), "{}", four.en);
+        // Heads at 1, 2, 3, 5, 7: 1 ⊕ 2 ⊕ 4 ⊕ 8 ⊕ 13 = 2, the value of coin 2.
+        let seven = Coins.certificate(&row("HHHTHTH"));
+        assert!(seven.en.contains("= 2 ≠ 0"), "{}", seven.en);
+        assert!(
+            seven
+                .en
+                .contains("Turning over coin 2 alone leaves heads at 1, 3, 5, 7"),
+            "{}",
+            seven.en
+        );
+        assert!(seven.vi.contains("Lật riêng đồng 2"), "{}", seven.vi);
+        // Heads at 3 (worth 4) and 6 (worth 11): 4 ⊕ 11 = 15. Coin 6 holds its highest bit;
+        // turning it over with coin 3 changes the xor by 11 ⊕ 4 = 15.
+        let two = Coins.certificate(&row("TTHTTH"));
+        assert!(two.en.contains("worth 4 ⊕ 11 = 15"), "{}", two.en);
+        assert!(
+            two.en
+                .contains("Turning over coins 3 and 6 leaves only tails"),
+            "{}",
+            two.en
+        );
+        let none = Coins.certificate(&row("TT"));
+        assert!(none.en.contains("every coin shows tails"), "{}", none.en);
+    }
+
+    #[test]
+    fn winning_moves_leave_a_row_worth_nothing() {
+        for length in 1..=10 {
+            for mask in 0u32..1 << length {
+                let r: Vec<bool> = (0..length).map(|i| mask >> i & 1 == 1).collect();
+                match winning_move(&r) {
+                    None => assert!(!coins::first_wins(&r)),
+                    Some(turned) => {
+                        let top = *turned.last().unwrap() as usize;
+                        assert!(r[top - 1] && turned.len() <= 3, "{r:?}");
+                        let mut after = r.clone();
+                        for k in turned {
+                            after[k as usize - 1] ^= true;
+                        }
+                        assert!(!coins::first_wins(&after), "{r:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shrinking_gives_smaller_games() {
+        let smaller = Coins.shrink(&row("HTH"));
+        assert_eq!(
+            smaller,
+            vec![row("H"), row("HT"), row("TH"), row("TTH"), row("HTT")]
+        );
+        assert!(Coins.shrink(&row("T")).is_empty());
+        assert_eq!(Coins.shrink(&row("H")), vec![row("T")]);
+    }
 
     #[test]
     fn validator_rules() {

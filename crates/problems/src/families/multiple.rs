@@ -3,6 +3,7 @@
 //! `t` lines `n k`; `Case i: lose` or the smallest winning first move).
 
 use super::{at_most, push_line, within};
+use crate::explain::{Certificate, Explain, Misconception};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -262,12 +263,292 @@ impl Family for Multiple {
             .map(|c| Input { games: c.to_vec() })
             .collect()
     }
+
+    /// Fibonacci Nim explains; k-multiple subtraction does not (its answer, the smallest
+    /// winning move, would need every smaller move proved losing).
+    fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        if self.max_k.is_none() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+}
+
+const POWERS_OF_TWO: Misconception = Misconception {
+    id: "fibonacci-powers-of-two",
+    title: "Powers of two instead of Fibonacci numbers",
+    text: "The program says the second player wins exactly when n is a power of two. That is \
+           the rule when a move may take at most as many stones as the move before. Here it may \
+           take up to twice as many, and the second player wins exactly when n is a Fibonacci \
+           number (2, 3, 5, 8, 13, …): with n = 3, Lan takes 1 or 2, and either way Minh takes \
+           the rest, since twice 1 is 2.",
+};
+
+/// `n` as the sum of non-consecutive Fibonacci numbers (Zeckendorf), largest first.
+fn zeckendorf(n: u64) -> Vec<u64> {
+    let mut terms = Vec::new();
+    let mut rest = n;
+    for &f in fibonacci_numbers(n).iter().rev() {
+        if f <= rest {
+            terms.push(f);
+            rest -= f;
+        }
+    }
+    terms
+}
+
+/// The Fibonacci numbers 1, 2, 3, 5, … up to `n`.
+fn fibonacci_numbers(n: u64) -> Vec<u64> {
+    grundy_games::wythoff::fibonacci_up_to(n.max(2))
+}
+
+/// `n = a + b + c`, or `n` alone when it is one term.
+fn sum_text(n: u64) -> String {
+    let terms: Vec<String> = zeckendorf(n).iter().map(u64::to_string).collect();
+    if terms.len() == 1 {
+        format!("{n}")
+    } else {
+        format!("{n} = {}", terms.join(" + "))
+    }
+}
+
+/// Fibonacci Nim only: a game is its `n` (k is 2).
+impl Explain for Multiple {
+    type Game = u64;
+
+    fn small_games(&self) -> Vec<u64> {
+        (2..=30).collect()
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> u64 {
+        rng.random_range(2..=200)
+    }
+
+    fn games_per_input(&self) -> usize {
+        self.max_games() as usize
+    }
+
+    fn input_of(&self, games: &[u64]) -> Input {
+        Input {
+            games: games.iter().map(|&n| (n, 2)).collect(),
+        }
+    }
+
+    fn games_of(&self, input: &Input) -> Vec<u64> {
+        input.games.iter().map(|&(n, _)| n).collect()
+    }
+
+    fn answer(&self, &n: &u64) -> String {
+        self.format(std::iter::once(multiple::smallest_winning_move(n, 2)))
+            .trim_end()
+            .to_owned()
+    }
+
+    fn size(&self, &n: &u64) -> u64 {
+        n
+    }
+
+    fn shrink(&self, &n: &u64) -> Vec<u64> {
+        let mut smaller: Vec<u64> = [n / 2, n - 1].into_iter().filter(|&m| m >= 2).collect();
+        smaller.dedup();
+        smaller
+    }
+
+    fn certificate(&self, &n: &u64) -> Certificate {
+        let terms = zeckendorf(n);
+        let zeckendorf_en = "its unique sum of Fibonacci numbers 1, 2, 3, 5, 8, 13, …, no two \
+                             of them consecutive";
+        let zeckendorf_vi = "cách viết duy nhất thành tổng các số Fibonacci 1, 2, 3, 5, 8, 13, …, \
+                             không có hai số liên tiếp";
+        if terms.len() == 1 {
+            let left = n - 1;
+            let reply = *zeckendorf(left).last().expect("n ≥ 2 leaves a stone");
+            return Certificate {
+                en: format!(
+                    "The second player wins: n = {n} is a Fibonacci number. Lan may not take the \
+                     whole pile, and whatever she takes, x stones, the smallest term of the \
+                     Zeckendorf representation of what is left ({zeckendorf_en}) is at most 2x, \
+                     so Minh takes exactly that term. For example, if Lan takes 1, she leaves \
+                     {} and Minh takes {reply}. He does the same after each of her moves: the \
+                     pile he leaves has its smallest term more than twice what he took, out of \
+                     her reach, and in the end he takes the last stone.",
+                    sum_text(left)
+                ),
+                vi: format!(
+                    "Người đi sau thắng: n = {n} là một số Fibonacci. Lan không được bốc cả \
+                     đống, và dù Lan bốc x viên, số hạng nhỏ nhất trong biểu diễn Zeckendorf \
+                     của số còn lại ({zeckendorf_vi}) không quá 2x, nên Minh bốc đúng số hạng \
+                     đó. Ví dụ, nếu Lan bốc 1 viên thì còn {} và Minh bốc {reply}. Minh làm như \
+                     vậy sau mỗi nước của Lan: số hạng nhỏ nhất của đống Minh để lại luôn lớn \
+                     hơn hai lần số Minh vừa bốc, Lan không bốc hết được, và cuối cùng Minh bốc \
+                     viên cuối cùng.",
+                    sum_text(left)
+                ),
+            };
+        }
+        let smallest = *terms.last().expect("n ≥ 2");
+        let left = n - smallest;
+        let next = *zeckendorf(left).last().expect("two terms or more");
+        Certificate {
+            en: format!(
+                "The first player wins: n = {n} is not a Fibonacci number. Its Zeckendorf \
+                 representation, {zeckendorf_en}, is {}. Lan takes the smallest term, \
+                 {smallest}, leaving {}, whose smallest term {next} is more than twice \
+                 {smallest}: Minh cannot take it, and whatever he takes, x stones, the smallest \
+                 term of what is left is at most 2x, so Lan takes exactly that term. Doing this \
+                 after each of his moves, she takes the last stone.",
+                sum_text(n),
+                sum_text(left)
+            ),
+            vi: format!(
+                "Người đi trước thắng: n = {n} không phải số Fibonacci. Biểu diễn Zeckendorf \
+                 của nó, {zeckendorf_vi}, là {}. Lan bốc số hạng nhỏ nhất, {smallest} viên, để lại \
+                 {}, có số hạng nhỏ nhất {next} lớn hơn hai lần {smallest}: Minh không bốc hết \
+                 được, và dù Minh bốc x viên, số hạng nhỏ nhất của số còn lại không quá 2x, \
+                 nên Lan bốc đúng số hạng đó. Làm như vậy sau mỗi nước của Minh, Lan bốc viên \
+                 cuối cùng.",
+                sum_text(n),
+                sum_text(left)
+            ),
+        }
+    }
+
+    fn misconceptions(&self) -> &'static [Misconception] {
+        &[POWERS_OF_TWO]
+    }
+
+    fn misconceived(&self, id: &str, &n: &u64) -> Option<String> {
+        match id {
+            "fibonacci-powers-of-two" => Some(
+                if n.is_power_of_two() {
+                    "Second win"
+                } else {
+                    "First win"
+                }
+                .to_owned(),
+            ),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explain::testing::Problem;
     use grundy_games::wythoff::fibonacci_up_to;
+
+    /// A program for HDU 2516's input, one `n` per line until `0`.
+    fn program(second_wins: fn(u64) -> bool) -> impl Fn(&str) -> String {
+        move |input: &str| {
+            input
+                .lines()
+                .map(|line| line.parse::<u64>().unwrap())
+                .take_while(|&n| n != 0)
+                .map(|n| {
+                    if second_wins(n) {
+                        "Second win\n"
+                    } else {
+                        "First win\n"
+                    }
+                })
+                .collect()
+        }
+    }
+
+    fn is_fibonacci(n: u64) -> bool {
+        let (mut a, mut b) = (1u64, 2u64);
+        while b < n {
+            (a, b) = (b, a + b);
+        }
+        b == n || a == n
+    }
+
+    #[test]
+    fn explanations_are_sound() {
+        Problem::new("fibonacci-nim").assert_sound();
+        assert!(
+            crate::families::by_name("k-multiple-subtraction")
+                .unwrap()
+                .explainer()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn fibonacci_numbers_are_right() {
+        Problem::new("fibonacci-nim").assert_right(&program(is_fibonacci));
+    }
+
+    #[test]
+    fn powers_of_two_are_named_with_three_stones() {
+        let found = Problem::new("fibonacci-nim")
+            .assert_named("fibonacci-powers-of-two", &program(u64::is_power_of_two));
+        assert_eq!(found.position, "3\n0\n");
+        assert_eq!(
+            (found.expected.as_str(), found.got.as_str()),
+            ("Second win", "First win")
+        );
+    }
+
+    #[test]
+    fn certificates_use_the_zeckendorf_representation() {
+        let fib = &Multiple::FIBONACCI;
+        // 12 = 8 + 3 + 1: take 1, leaving 11 = 8 + 3, whose smallest term 3 is out of reach.
+        let twelve = fib.certificate(&12);
+        assert!(
+            twelve.en.contains("consecutive, is 12 = 8 + 3 + 1"),
+            "{}",
+            twelve.en
+        );
+        assert!(
+            twelve
+                .en
+                .contains("leaving 11 = 8 + 3, whose smallest term 3"),
+            "{}",
+            twelve.en
+        );
+        // 10 = 8 + 2: take 2, leaving 8.
+        let ten = fib.certificate(&10);
+        assert!(
+            ten.en
+                .contains("smallest term, 2, leaving 8, whose smallest term 8"),
+            "{}",
+            ten.en
+        );
+        let thirteen = fib.certificate(&13);
+        assert!(
+            thirteen.en.contains("The second player wins: n = 13"),
+            "{}",
+            thirteen.en
+        );
+        assert!(
+            thirteen
+                .en
+                .contains("if Lan takes 1, she leaves 12 = 8 + 3 + 1 and Minh takes 1")
+        );
+        assert!(
+            thirteen.vi.contains("Người đi sau thắng"),
+            "{}",
+            thirteen.vi
+        );
+        let two = fib.certificate(&2);
+        assert!(
+            two.en
+                .contains("if Lan takes 1, she leaves 1 and Minh takes 1"),
+            "{}",
+            two.en
+        );
+    }
+
+    #[test]
+    fn shrinking_gives_smaller_games() {
+        let fib = &Multiple::FIBONACCI;
+        assert_eq!(fib.shrink(&13), vec![6, 12]);
+        assert_eq!(fib.shrink(&3), vec![2]);
+        assert!(fib.shrink(&2).is_empty());
+    }
 
     #[test]
     fn validator_rules() {

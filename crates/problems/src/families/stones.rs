@@ -1,6 +1,7 @@
 //! Stones (AtCoder Educational DP Contest K): `N K`, then the move set `a_1 < … < a_N`.
 
 use super::{at_most, push_line, within};
+use crate::explain::{Certificate, Explain, Misconception};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -13,7 +14,7 @@ pub struct Stones;
 const MAX_N: u32 = 100;
 const MAX_K: u32 = 100_000;
 
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
     pub moves: Vec<u32>,
     pub pile: u32,
@@ -185,14 +186,303 @@ impl Family for Stones {
         }
         inputs
     }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        Some(self)
+    }
+}
+
+const SUM_PARITY: Misconception = Misconception {
+    id: "sum-parity",
+    title: "The parity of the pile",
+    text: "The program answers by whether K is odd, as if every move took exactly one stone. \
+           That is right when the only move is 1, but a move takes any amount of the set A: with \
+           K = 2 and A = {2} the first player takes both stones and wins. A count of stones is \
+           winning exactly when some move reaches a losing count (0 is losing: no move is left), \
+           and a table of the counts 0, 1, …, K built in that order decides the game.",
+};
+
+/// At most this many items of a list are written out in a certificate.
+const LISTED: usize = 12;
+
+/// The first [`LISTED`] of `items` joined by `separator`, and "…" after them when there are more.
+fn listed(items: impl IntoIterator<Item = String>, separator: &str) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    let mut text = items[..items.len().min(LISTED)].join(separator);
+    if items.len() > LISTED {
+        text.push_str(separator);
+        text.push('…');
+    }
+    text
+}
+
+impl Explain for Stones {
+    type Game = Input;
+
+    fn small_games(&self) -> Vec<Input> {
+        // Every move set within {1, 2, 3} and every pile up to 6 that the set allows.
+        let mut games = Vec::new();
+        for pile in 1..=6 {
+            for mask in 1u32..8 {
+                let moves: Vec<u32> = (1..=3).filter(|b| mask & (1 << (b - 1)) != 0).collect();
+                if moves.iter().all(|&a| a <= pile) {
+                    games.push(Input { moves, pile });
+                }
+            }
+        }
+        games.sort_by_key(|g| self.size(g));
+        games
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> Input {
+        let pile = rng.random_range(1..=40);
+        let high = pile.min(10);
+        let count = rng.random_range(1..=high.min(4));
+        Input {
+            moves: distinct(rng, count, high),
+            pile,
+        }
+    }
+
+    fn games_per_input(&self) -> usize {
+        1
+    }
+
+    fn input_of(&self, games: &[Input]) -> Input {
+        games.first().expect("one game").clone()
+    }
+
+    fn games_of(&self, input: &Input) -> Vec<Input> {
+        vec![input.clone()]
+    }
+
+    fn answer(&self, game: &Input) -> String {
+        self.solve(game).trim_end().to_owned()
+    }
+
+    fn size(&self, game: &Input) -> u64 {
+        // The pile first, then the moves: their sum is below 100 · 10⁵ < 2³².
+        let moves: u64 = game.moves.iter().map(|&a| u64::from(a)).sum();
+        u64::from(game.pile) << 32 | moves
+    }
+
+    fn shrink(&self, game: &Input) -> Vec<Input> {
+        let mut smaller = Vec::new();
+        for pile in [game.pile / 2, game.pile - 1] {
+            let moves: Vec<u32> = game.moves.iter().copied().filter(|&a| a <= pile).collect();
+            if pile >= 1 && !moves.is_empty() {
+                smaller.push(Input { moves, pile });
+            }
+        }
+        for i in 0..game.moves.len() {
+            if game.moves.len() > 1 {
+                let mut fewer = game.clone();
+                fewer.moves.remove(i);
+                smaller.push(fewer);
+            }
+            let lower = game.moves[i] - 1;
+            if lower >= 1 && (i == 0 || game.moves[i - 1] < lower) {
+                let mut lowered = game.clone();
+                lowered.moves[i] = lower;
+                smaller.push(lowered);
+            }
+        }
+        smaller.sort_by_key(|g| self.size(g));
+        smaller.dedup();
+        smaller
+    }
+
+    fn certificate(&self, game: &Input) -> Certificate {
+        let pile = game.pile as usize;
+        let wins = subtraction::winning_table(pile, &sizes(&game.moves));
+        let losing: Vec<usize> = (0..=pile).filter(|&c| !wins[c]).collect();
+        let losing_text = listed(losing.iter().map(usize::to_string), ", ");
+        let table_en = format!(
+            "A count of stones is losing for the player to move when every move from it reaches \
+             a winning count (0 is losing: no move is left), and winning when some move reaches \
+             a losing count. With A = {{{}}} the losing counts up to {pile} are {losing_text}.",
+            listed(game.moves.iter().map(u32::to_string), ", ")
+        );
+        let table_vi = format!(
+            "Một số viên là thế thua cho người phải đi khi mọi nước đi từ đó đều đến một số \
+             thắng (0 là thua: không còn nước đi), và là thế thắng khi có nước đi đến một số \
+             thua. Với A = {{{}}} các số thua không vượt quá {pile} là {losing_text}.",
+            listed(game.moves.iter().map(u32::to_string), ", ")
+        );
+        // The smallest move to a losing count from `count`, if any.
+        let to_losing = |count: usize| -> Option<usize> {
+            sizes(&game.moves)
+                .into_iter()
+                .find(|&a| a <= count && !wins[count - a])
+        };
+        if let Some(take) = to_losing(pile) {
+            let left = pile - take;
+            return Certificate {
+                en: format!(
+                    "The first player wins: taking {take} leaves {left} stones, a losing count. \
+                     {table_en}"
+                ),
+                vi: format!(
+                    "Người đi trước thắng: lấy {take} viên để lại {left} viên, là một số thua. \
+                     {table_vi}"
+                ),
+            };
+        }
+        let replies: Vec<(usize, usize, usize)> = sizes(&game.moves)
+            .into_iter()
+            .filter(|&a| a <= pile)
+            .map(|a| {
+                let left = pile - a;
+                (
+                    a,
+                    left,
+                    to_losing(left).expect("a winning count has a move"),
+                )
+            })
+            .collect();
+        let replies_en = listed(
+            replies.iter().map(|(a, left, reply)| {
+                format!(
+                    "taking {a} leaves {left}, and taking {reply} from it leaves {}",
+                    left - reply
+                )
+            }),
+            "; ",
+        );
+        let replies_vi = listed(
+            replies.iter().map(|(a, left, reply)| {
+                format!(
+                    "lấy {a} viên còn {left}, và lấy tiếp {reply} viên còn {}",
+                    left - reply
+                )
+            }),
+            "; ",
+        );
+        Certificate {
+            en: format!(
+                "The second player wins: {pile} is a losing count. Every move leads to a winning \
+                 count for the second player: {replies_en}. {table_en}"
+            ),
+            vi: format!(
+                "Người đi sau thắng: {pile} là một số thua. Mọi nước đi đều dẫn đến một số thắng \
+                 cho người đi sau: {replies_vi}. {table_vi}"
+            ),
+        }
+    }
+
+    fn misconceptions(&self) -> &'static [Misconception] {
+        &[SUM_PARITY]
+    }
+
+    fn misconceived(&self, id: &str, game: &Input) -> Option<String> {
+        match id {
+            "sum-parity" => Some(answer(game.pile % 2 == 1).trim_end().to_owned()),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::explain::testing::Problem;
+
     fn rule(text: &str) -> String {
         Stones.parse(text).unwrap_err().to_string()
+    }
+
+    /// A program for the input `N K` / `a_1 … a_N`, answered by `first_wins(K, moves)`.
+    fn program(first_wins: fn(usize, &[usize]) -> bool) -> impl Fn(&str) -> String {
+        move |input: &str| {
+            let numbers: Vec<usize> = input
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            let (k, moves) = (numbers[1], &numbers[2..]);
+            if first_wins(k, moves) {
+                "First\n"
+            } else {
+                "Second\n"
+            }
+            .to_owned()
+        }
+    }
+
+    /// The counts from 0 to K, each winning iff a move reaches a losing one.
+    fn by_table(k: usize, moves: &[usize]) -> bool {
+        let mut wins: Vec<bool> = Vec::with_capacity(k + 1);
+        for count in 0..=k {
+            let win = moves.iter().any(|&a| a <= count && !wins[count - a]);
+            wins.push(win);
+        }
+        wins[k]
+    }
+
+    fn game(pile: u32, moves: &[u32]) -> Input {
+        Input {
+            moves: moves.to_vec(),
+            pile,
+        }
+    }
+
+    #[test]
+    fn explanations_are_sound() {
+        Problem::new("stones").assert_sound();
+    }
+
+    #[test]
+    fn the_table_of_counts_is_right() {
+        Problem::new("stones").assert_right(&program(by_table));
+    }
+
+    #[test]
+    fn the_parity_of_the_pile_is_named_with_two_stones_taken_at_once() {
+        let found = Problem::new("stones").assert_named("sum-parity", &program(|k, _| k % 2 == 1));
+        assert_eq!(found.position, "1 2\n2\n");
+        assert_eq!(
+            (found.expected.as_str(), found.got.as_str()),
+            ("First", "Second")
+        );
+    }
+
+    #[test]
+    fn certificates_name_a_move_to_a_losing_count() {
+        // A = {2, 3}: the losing counts are 0, 1, 5, 6, 10, 11, … (period 5).
+        let win = Stones.certificate(&game(7, &[2, 3]));
+        assert!(win.en.contains("taking 2 leaves 5 stones"), "{}", win.en);
+        assert!(win.en.contains("up to 7 are 0, 1, 5, 6"), "{}", win.en);
+        let lose = Stones.certificate(&game(5, &[2, 3]));
+        assert!(lose.en.contains("The second player wins"), "{}", lose.en);
+        assert!(
+            lose.en
+                .contains("taking 2 leaves 3, and taking 2 from it leaves 1"),
+            "{}",
+            lose.en
+        );
+        assert!(
+            lose.en
+                .contains("taking 3 leaves 2, and taking 2 from it leaves 0"),
+            "{}",
+            lose.en
+        );
+        assert!(lose.vi.contains("Người đi sau thắng"), "{}", lose.vi);
+    }
+
+    #[test]
+    fn shrinking_gives_smaller_games() {
+        let smaller = Stones.shrink(&game(5, &[2, 3]));
+        assert_eq!(
+            smaller,
+            vec![
+                game(2, &[2]),
+                game(4, &[2, 3]),
+                game(5, &[2]),
+                game(5, &[3]),
+                game(5, &[1, 3]),
+            ]
+        );
+        assert!(Stones.shrink(&game(1, &[1])).is_empty());
     }
 
     #[test]
