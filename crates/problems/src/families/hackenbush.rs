@@ -420,15 +420,26 @@ fn root_value_text(rooted: &Rooted, value: &[u64]) -> String {
     )
 }
 
-const EDGE_COUNT: Misconception = Misconception {
-    id: "hackenbush-edge-count",
-    title: "Counting the edges",
+const EDGE_PARITY: Misconception = Misconception {
+    id: "hackenbush-edge-parity",
+    title: "The parity of the number of edges",
     text: "The program decides by the parity of the number of edges, as if every move deleted \
            exactly one edge. A move deletes the chosen edge and everything no longer connected \
            to the root: in the path 1–2–3 Alice deletes 1–2, both edges are gone, and Bob \
            cannot move, although the tree has two edges. The right value comes from the colon \
            principle: a vertex is worth the xor, over its children, of the child's value plus \
            one (a leaf is worth 0), and Alice wins iff the root is worth more than 0.",
+};
+
+const BRANCHES_AS_STALKS: Misconception = Misconception {
+    id: "hackenbush-branches-as-stalks",
+    title: "Each branch as a stalk",
+    text: "The program treats every branch hanging from the root as a stalk (a path) of as \
+           many edges as the branch has, and xors those lengths. That is right while every \
+           branch is a path, but a branch that forks is worth less than its edge count: two \
+           leaves on one vertex cancel (1 ⊕ 1 = 0). Apply the colon principle at every vertex, \
+           not only at the root: a vertex is worth the xor, over its children, of the child's \
+           value plus one.",
 };
 
 impl Explain for Hackenbush {
@@ -565,12 +576,27 @@ impl Explain for Hackenbush {
     }
 
     fn misconceptions(&self) -> &'static [Misconception] {
-        &[EDGE_COUNT]
+        &[EDGE_PARITY, BRANCHES_AS_STALKS]
     }
 
     fn misconceived(&self, id: &str, tree: &Tree) -> Option<String> {
         match id {
-            "hackenbush-edge-count" => Some(word(tree.edges.len() % 2 == 1).to_owned()),
+            "hackenbush-edge-parity" => Some(word(tree.edges.len() % 2 == 1).to_owned()),
+            "hackenbush-branches-as-stalks" => {
+                let rooted = Rooted::new(tree);
+                // A branch's edges: the one to the root and those below, one per vertex.
+                let mut below = vec![1u64; rooted.order.len()];
+                for &v in rooted.order.iter().skip(1).rev() {
+                    let parent = rooted.parent[v as usize] as usize;
+                    if parent != 0 {
+                        below[parent] += below[v as usize];
+                    }
+                }
+                let stalks = rooted.children[0]
+                    .iter()
+                    .fold(0, |x, &c| x ^ below[c as usize]);
+                Some(word(stalks != 0).to_owned())
+            }
             _ => None,
         }
     }
@@ -648,18 +674,48 @@ mod tests {
     }
 
     #[test]
-    fn counting_edges_is_named_with_a_path_of_two_edges() {
+    fn edge_parity_is_named_with_a_path_of_two_edges() {
         let odd_edges = |n: usize, _: &[(usize, usize)]| (n - 1) % 2 == 1;
         let found = Problem::new("green-hackenbush")
-            .assert_named("hackenbush-edge-count", &program(false, odd_edges));
+            .assert_named("hackenbush-edge-parity", &program(false, odd_edges));
         assert_eq!(found.position, "3\n1 2\n2 3\n");
         assert_eq!(
             (found.expected.as_str(), found.got.as_str()),
             ("Alice", "Bob")
         );
         let found = Problem::new("green-hackenbush-multi")
-            .assert_named("hackenbush-edge-count", &program(true, odd_edges));
+            .assert_named("hackenbush-edge-parity", &program(true, odd_edges));
         assert_eq!(found.position, "1\n3\n1 2\n2 3\n");
+    }
+
+    #[test]
+    fn branches_as_stalks_are_named_with_a_forked_branch() {
+        // Root 1's branches, each worth its edge count, xored.
+        fn stalks(n: usize, edges: &[(usize, usize)]) -> bool {
+            fn count(v: usize, from: usize, adjacent: &[Vec<usize>]) -> u64 {
+                adjacent[v]
+                    .iter()
+                    .filter(|&&w| w != from)
+                    .map(|&w| 1 + count(w, v, adjacent))
+                    .sum()
+            }
+            let mut adjacent = vec![Vec::new(); n + 1];
+            for &(x, y) in edges {
+                adjacent[x].push(y);
+                adjacent[y].push(x);
+            }
+            adjacent[1]
+                .iter()
+                .fold(0, |x, &w| x ^ (1 + count(w, 1, &adjacent)))
+                != 0
+        }
+        for (family, counted) in [("green-hackenbush", false), ("green-hackenbush-multi", true)] {
+            let found = Problem::new(family)
+                .assert_named("hackenbush-branches-as-stalks", &program(counted, stalks));
+            // A forked branch of 3 edges is worth 1 (1–2 with 2–3 and 2–4: (1 ⊕ 1) + 1), so
+            // beside a branch of one edge it loses, where the stalks say 3 ⊕ 1 ≠ 0.
+            assert_eq!((found.expected.as_str(), found.got.as_str()), ("Bob", "Alice"));
+        }
     }
 
     #[test]

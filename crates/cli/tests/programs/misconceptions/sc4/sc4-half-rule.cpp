@@ -28,7 +28,7 @@ int main() {
     int n;
     cin >> n >> M;
     // If I can take at least half, I can always eat everything.
-    if (2 * M >= n) {
+    if (M >= n / 2) {
         cout << n << endl;
         return 0;
     }
