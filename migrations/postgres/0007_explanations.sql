@@ -1,9 +1,10 @@
--- Explained wrong answers: found after the verdict is stored, for the attempt that judged it (a
--- rejudge's new attempt makes an older explanation stale: readers compare `attempt`). The
--- misconception's id, when one was named, is kept apart for the teacher's table per assignment.
+-- An explanation is found after the verdict is stored, and belongs to that verdict: `judged_at`
+-- is the submission's own when it was stored, so a rejudge (a new verdict, a new time) makes it
+-- stale for readers and refuses one that arrives late. The misconception's id, when one was
+-- named, is kept apart for the teacher's table per assignment.
 CREATE TABLE explanations (
     submission_id BIGINT PRIMARY KEY REFERENCES submissions (id) ON DELETE CASCADE,
-    attempt BIGINT NOT NULL,
+    judged_at BIGINT NOT NULL,
     body TEXT NOT NULL,
     misconception TEXT,
     created_at BIGINT NOT NULL

@@ -283,7 +283,9 @@ pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
             println!();
             crate::explaining::print_explanation(explanation);
         } else if args.explain && judgement.verdict != Verdict::Accepted {
-            println!("(no explanation: only wrong answers and runtime errors on problems whose games are listed get one)");
+            println!(
+                "(no explanation: only wrong answers and runtime errors on problems whose games are listed get one)"
+            );
         }
     }
     Ok(if judgement.verdict == Verdict::Accepted {

@@ -17,8 +17,18 @@ use grundy_problems::Catalogue;
 const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
     ("nim", "sum-parity.c", "sum-parity", Some("1 2\n")),
     ("nim", "always-first.py", "always-first", Some("2 1 1\n")),
-    ("nim", "normal-as-misere.c", "normal-as-misere", Some("1 1\n")),
-    ("misere-nim", "sum-parity.py", "sum-parity", Some("1\n1\n1\n")),
+    (
+        "nim",
+        "normal-as-misere.c",
+        "normal-as-misere",
+        Some("1 1\n"),
+    ),
+    (
+        "misere-nim",
+        "sum-parity.py",
+        "sum-parity",
+        Some("1\n1\n1\n"),
+    ),
     (
         "misere-nim",
         "misere-as-normal.cpp",
@@ -27,8 +37,18 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
     ),
     ("stones", "sum-parity.cpp", "sum-parity", Some("1 2\n2\n")),
     ("bash", "modulus-m.c", "modulus-m", Some("1\n1 1\n")),
-    ("nim-k", "nim-k-mod-k.cpp", "nim-k-mod-k", Some("1\n1 1\n1\n")),
-    ("nim-k", "nim-k-as-nim.py", "nim-k-as-nim", Some("1\n2 2\n1 1\n")),
+    (
+        "nim-k",
+        "nim-k-mod-k.cpp",
+        "nim-k-mod-k",
+        Some("1\n1 1\n1\n"),
+    ),
+    (
+        "nim-k",
+        "nim-k-as-nim.py",
+        "nim-k-as-nim",
+        Some("1\n2 2\n1 1\n"),
+    ),
     (
         "staircase-nim",
         "staircase-all-gaps.c",
@@ -41,8 +61,18 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         "staircase-p-minus-i",
         Some("1\n3\n2 3 5\n"),
     ),
-    ("wythoff", "float-golden-ratio.c", "float-golden-ratio", None),
-    ("wythoff", "wythoff-as-nim.py", "wythoff-as-nim", Some("1 1\n")),
+    (
+        "wythoff",
+        "float-golden-ratio.c",
+        "float-golden-ratio",
+        None,
+    ),
+    (
+        "wythoff",
+        "wythoff-as-nim.py",
+        "wythoff-as-nim",
+        Some("1 1\n"),
+    ),
     (
         "wythoff-big",
         "float-golden-ratio.cpp",
@@ -129,41 +159,35 @@ fn every_misconception_program_is_named_with_a_smallest_counterexample() {
         return;
     }
     let failures: Vec<String> = std::thread::scope(|scope| {
-        let halves = [0, 1]
-            .map(|half| {
-                scope.spawn(move || {
-                    let mut failures = Vec::new();
-                    for &(problem, file, id, smallest) in
-                        MISCONCEPTIONS.iter().skip(half).step_by(2)
-                    {
-                        let path = programs().join("misconceptions").join(problem).join(file);
-                        let doc = judge_explained(problem, &path, &[]);
-                        let explanation = &doc["explanation"];
-                        let named = explanation["misconception"]["id"].as_str();
-                        let position = explanation["position"].as_str();
-                        let fits = match (smallest, position) {
-                            (Some(smallest), Some(position)) => {
-                                size(problem, position) <= size(problem, smallest)
-                            }
-                            // No small game shows it: a large counterexample, said to be large.
-                            (None, Some(_)) => explanation["large"] == true,
-                            (_, None) => false,
-                        };
-                        if named != Some(id) || !fits {
-                            failures.push(format!(
-                                "{problem}/{file}: verdict {}, named {named:?}, position \
-                                 {position:?} (brute force: {smallest:?}): {explanation}",
-                                doc["verdict"]
-                            ));
+        let halves = [0, 1].map(|half| {
+            scope.spawn(move || {
+                let mut failures = Vec::new();
+                for &(problem, file, id, smallest) in MISCONCEPTIONS.iter().skip(half).step_by(2) {
+                    let path = programs().join("misconceptions").join(problem).join(file);
+                    let doc = judge_explained(problem, &path, &[]);
+                    let explanation = &doc["explanation"];
+                    let named = explanation["misconception"]["id"].as_str();
+                    let position = explanation["position"].as_str();
+                    let fits = match (smallest, position) {
+                        (Some(smallest), Some(position)) => {
+                            size(problem, position) <= size(problem, smallest)
                         }
+                        // No small game shows it: a large counterexample, said to be large.
+                        (None, Some(_)) => explanation["large"] == true,
+                        (_, None) => false,
+                    };
+                    if named != Some(id) || !fits {
+                        failures.push(format!(
+                            "{problem}/{file}: verdict {}, named {named:?}, position \
+                                 {position:?} (brute force: {smallest:?}): {explanation}",
+                            doc["verdict"]
+                        ));
                     }
-                    failures
-                })
-            });
-        halves
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
+                }
+                failures
+            })
+        });
+        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -193,8 +217,16 @@ fn a_randomly_wrong_program_gets_a_counterexample_and_no_misconception() {
     );
     assert!(explanation["misconception"].is_null(), "{doc}");
     let certificate = explanation["certificate"]["en"].as_str().unwrap();
-    assert!(certificate.contains("Taking 5 from the pile of 5"), "{certificate}");
-    assert!(explanation["certificate"]["vi"].as_str().unwrap().contains("Người đi trước thắng"));
+    assert!(
+        certificate.contains("Taking 5 from the pile of 5"),
+        "{certificate}"
+    );
+    assert!(
+        explanation["certificate"]["vi"]
+            .as_str()
+            .unwrap()
+            .contains("Người đi trước thắng")
+    );
 }
 
 #[test]

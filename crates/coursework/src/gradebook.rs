@@ -63,6 +63,19 @@ pub struct Gradebook {
     pub max_total: i64,
     pub rows: Vec<Row>,
     pub class: ClassTotals,
+    /// The classic mistakes the class's wrong programs were found to make, most common first:
+    /// filled by the service from its explanations (empty from [`gradebook`]).
+    pub misconceptions: Vec<ClassMisconception>,
+}
+
+/// One misconception across a class: who made it (by name), in any of their submissions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassMisconception {
+    pub id: String,
+    pub title: String,
+    pub problems: Vec<String>,
+    pub students: Vec<String>,
+    pub count: usize,
 }
 
 /// Grades `students` (in the order given) on `assignment` from its submissions. `max_scores`
@@ -144,6 +157,7 @@ pub fn gradebook(
         max_scores,
         rows,
         class,
+        misconceptions: Vec::new(),
     }
 }
 

@@ -6,6 +6,6 @@ pub mod gradebook;
 pub mod rules;
 pub mod seeds;
 
-pub use gradebook::{Cell, ClassTotals, Gradebook, Row, gradebook};
+pub use gradebook::{Cell, ClassMisconception, ClassTotals, Gradebook, Row, gradebook};
 pub use rules::{Deadlines, Feedback, Scoring, Timing, check_spec};
 pub use seeds::SeedKey;

@@ -74,6 +74,32 @@ function follow(section) {
       document.getElementById("compile-message").textContent = done.compile_message;
       document.getElementById("compile").hidden = false;
     }
+    // A wrong answer's explanation follows when the page said one would: wait for it, a while.
+    if (document.getElementById("explanation")?.dataset.explains === "true") {
+      setTimeout(() => source.close(), 40000);
+      return;
+    }
+    section.dataset.live = "false";
+    source.close();
+  });
+  source.addEventListener("explanation", (event) => {
+    const found = JSON.parse(event.data);
+    const text = (id, value) => {
+      document.getElementById(id).textContent = value ?? "";
+    };
+    text("explanation-position", found.position);
+    text("explanation-expected", found.expected);
+    text("explanation-got", found.got);
+    text("explanation-why", found.certificate?.en);
+    text("explanation-why-vi", found.certificate?.vi);
+    document.getElementById("explanation-found").hidden = found.position == null;
+    document.getElementById("explanation-nothing").hidden = found.position != null;
+    const misconception = found.misconception;
+    text("misconception-title", misconception?.title);
+    text("misconception-text", misconception?.text);
+    text("misconception-id", misconception?.id);
+    document.getElementById("explanation-misconception").hidden = misconception == null;
+    document.getElementById("explanation").hidden = false;
     section.dataset.live = "false";
     source.close();
   });

@@ -1,7 +1,8 @@
 //! The trust boundary between users, tried from the side of the user who must be refused, on
 //! SQLite and PostgreSQL, with a clock the test moves: password resets across courses, package
 //! downloads, a problem's owner and other courses' work, a demoted teacher, API tokens that
-//! expire and are revoked, and practice feedback while an assignment keeps its tests back.
+//! expire and are revoked, practice feedback while an assignment keeps its tests back, and
+//! explanations of wrong answers, which follow the feedback level.
 //!
 //! Judging is done by the test itself through the store's queue, as in `courses.rs`.
 
@@ -564,6 +565,169 @@ impl World {
             cookie: format!("{SESSION_COOKIE}={secret}"),
         }
     }
+}
+
+/// A worker's explanation of a Nim-like wrong answer, as it stores it after the verdict.
+fn explanation_body() -> String {
+    use grundy_judge::explain::{CertificateView, Explanation, MisconceptionView};
+    serde_json::to_string(&Explanation {
+        position: Some("1\n1\n".into()),
+        expected: Some("Brother".into()),
+        got: Some("John".into()),
+        certificate: Some(CertificateView {
+            en: "John loses: one box of one candy, and he must eat it.".into(),
+            vi: "John thua.".into(),
+        }),
+        misconception: Some(MisconceptionView {
+            id: "sum-parity".into(),
+            title: "The parity of the total".into(),
+            text: "…".into(),
+        }),
+        large: false,
+        runs: 3,
+        cpu_ms: 4,
+    })
+    .unwrap()
+}
+
+/// Explanations follow the feedback level: not at `verdict`, at `tests`, to teachers always;
+/// a rejudge makes the old one stale; the teacher's gradebook counts the class's misconceptions.
+async fn explanations(store: Store) {
+    let world = World::start(store).await;
+    let ann = world.person("ann", Role::Teacher).await;
+    let sam = world.person("sam", Role::Student).await;
+    let sue = world.person("sue", Role::Student).await;
+    let course = world.course(&ann, "Games", &["sam", "sue"]).await;
+    let window = |title: &str, feedback: &str| {
+        json!({
+            "title": title, "opens_at": T0, "due_at": T0 + DAY, "closes_at": T0 + 2 * DAY,
+            "feedback": feedback, "problems": ["misere-nim"],
+        })
+    };
+    let quiz = world
+        .assignment(&ann, course, window("Quiz", "verdict"))
+        .await;
+    let homework = world
+        .assignment(&ann, course, window("Homework", "tests"))
+        .await;
+    let to = |assignment: i64| {
+        json!({
+            "problem": "misere-nim", "language": "cpp20", "source": "int main() {}",
+            "assignment": assignment,
+        })
+    };
+    let sams_quiz = world.submit(&sam, to(quiz)).await;
+    let sams_homework = world.submit(&sam, to(homework)).await;
+    let sues_homework = world.submit(&sue, to(homework)).await;
+    world.judge_all().await;
+    let store = &world.server.state.domain.store;
+    let (_, seen) = world.submission(&sam, sams_homework).await;
+    assert!(seen["explanation"].is_null(), "not found yet: {seen}");
+    for id in [sams_quiz, sams_homework, sues_homework] {
+        assert!(
+            store
+                .save_explanation(
+                    id,
+                    world.now(),
+                    &explanation_body(),
+                    Some("sum-parity"),
+                    world.now()
+                )
+                .await
+                .unwrap()
+        );
+    }
+
+    let (_, seen) = world.submission(&sam, sams_quiz).await;
+    assert_eq!(seen["feedback"], "verdict", "{seen}");
+    assert!(
+        seen["explanation"].is_null(),
+        "the quiz shows the verdict only: {seen}"
+    );
+    let (_, seen) = world.submission(&sam, sams_homework).await;
+    let explanation = &seen["explanation"];
+    assert_eq!(explanation["position"], "1\n1\n", "{seen}");
+    assert_eq!(explanation["misconception"]["id"], "sum-parity", "{seen}");
+    assert_eq!(explanation["certificate"]["vi"], "John thua.", "{seen}");
+    let (_, seen) = world.submission(&ann, sams_quiz).await;
+    assert_eq!(
+        seen["explanation"]["misconception"]["id"], "sum-parity",
+        "teachers see it whatever the level: {seen}"
+    );
+    assert_eq!(world.submission(&sue, sams_homework).await.0, 404);
+
+    // The class's misconceptions, for its teachers only.
+    let (status, book) = world
+        .get(&format!("/api/v1/assignments/{homework}/gradebook"), &ann)
+        .await;
+    assert_eq!(status, 200, "{book}");
+    assert_eq!(
+        book["misconceptions"],
+        json!([{
+            "id": "sum-parity", "title": "The parity of the total", "problems": ["misere-nim"],
+            "students": ["sam", "sue"], "count": 2,
+        }]),
+        "{book}"
+    );
+    let (status, _) = world
+        .get(&format!("/api/v1/assignments/{homework}/gradebook"), &sam)
+        .await;
+    assert_eq!(status, 403);
+
+    // A rejudge gives a new verdict: the old explanation is not shown, nor stored late.
+    let first_verdict = world.now();
+    world.at(first_verdict + 60_000);
+    let (status, body) = world
+        .post(
+            &format!("/api/v1/submissions/{sams_homework}/rejudge"),
+            &ann,
+            json!({}),
+        )
+        .await;
+    assert!(status.is_success(), "{status} {body}");
+    world.judge_all().await;
+    let (_, seen) = world.submission(&sam, sams_homework).await;
+    assert!(seen["explanation"].is_null(), "{seen}");
+    assert!(
+        !store
+            .save_explanation(
+                sams_homework,
+                first_verdict,
+                &explanation_body(),
+                None,
+                world.now()
+            )
+            .await
+            .unwrap(),
+        "an explanation of the first verdict is dropped"
+    );
+    let (_, book) = world
+        .get(&format!("/api/v1/assignments/{homework}/gradebook"), &ann)
+        .await;
+    assert_eq!(
+        book["misconceptions"][0]["students"],
+        json!(["sue"]),
+        "{book}"
+    );
+    world.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explanations_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("grundy.db"))
+        .await
+        .unwrap();
+    explanations(store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explanations_on_postgres() {
+    let Some((store, database)) = Postgres::create("explanations_on_postgres").await else {
+        return;
+    };
+    explanations(store).await;
+    database.drop_database().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -64,25 +64,25 @@ impl Store {
         found.into_iter().map(TryInto::try_into).collect()
     }
 
-    /// Keeps the explanation of attempt `attempt` of a finished submission; false when the
-    /// submission has moved on (a rejudge started another attempt), which drops it.
+    /// Keeps the explanation of the verdict stored at `judged_at`; false when the submission
+    /// has a newer verdict or none (a rejudge), which drops it.
     pub async fn save_explanation(
         &self,
         id: i64,
-        attempt: i64,
+        judged_at: i64,
         body: &str,
         misconception: Option<&str>,
         now: i64,
     ) -> Result<bool> {
-        const SQL: &str = "INSERT INTO explanations (submission_id, attempt, body, misconception, created_at) \
+        const SQL: &str = "INSERT INTO explanations (submission_id, judged_at, body, misconception, created_at) \
              SELECT $1, $2, $3, $4, $5 WHERE EXISTS \
-             (SELECT 1 FROM submissions WHERE id = $1 AND attempts = $2 AND status = 'done') \
-             ON CONFLICT (submission_id) DO UPDATE SET attempt = excluded.attempt, \
+             (SELECT 1 FROM submissions WHERE id = $1 AND judged_at = $2 AND status = 'done') \
+             ON CONFLICT (submission_id) DO UPDATE SET judged_at = excluded.judged_at, \
              body = excluded.body, misconception = excluded.misconception, \
              created_at = excluded.created_at";
         Ok(on_both!(self, pool => sqlx::query(SQL)
             .bind(id)
-            .bind(attempt)
+            .bind(judged_at)
             .bind(body)
             .bind(misconception)
             .bind(now)
@@ -92,19 +92,23 @@ impl Store {
             == 1)
     }
 
-    /// The explanation of a submission's current attempt, as stored (JSON).
+    /// The explanation of a submission's current verdict, as stored (JSON).
     pub async fn explanation(&self, id: i64) -> Result<Option<String>> {
         const SQL: &str = "SELECT e.body FROM explanations e JOIN submissions s ON s.id = e.submission_id \
-             WHERE e.submission_id = $1 AND e.attempt = s.attempts";
+             WHERE e.submission_id = $1 AND e.judged_at = s.judged_at AND s.status = 'done'";
         Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(id).fetch_optional(pool).await?))
     }
 
-    /// (student, misconception id) for each explained submission to an assignment that named
-    /// one, current attempts only.
-    pub async fn assignment_misconceptions(&self, assignment: i64) -> Result<Vec<(i64, String)>> {
-        const SQL: &str = "SELECT s.user_id, e.misconception FROM explanations e \
+    /// (student, problem, misconception id) for each explained submission to an assignment
+    /// that named one, current verdicts only.
+    pub async fn assignment_misconceptions(
+        &self,
+        assignment: i64,
+    ) -> Result<Vec<(i64, String, String)>> {
+        const SQL: &str = "SELECT s.user_id, s.problem, e.misconception FROM explanations e \
              JOIN submissions s ON s.id = e.submission_id \
-             WHERE s.assignment_id = $1 AND e.attempt = s.attempts AND e.misconception IS NOT NULL \
+             WHERE s.assignment_id = $1 AND e.judged_at = s.judged_at AND s.status = 'done' \
+             AND e.misconception IS NOT NULL \
              ORDER BY s.user_id, s.id";
         Ok(on_both!(self, pool => sqlx::query_as(SQL).bind(assignment).fetch_all(pool).await?))
     }

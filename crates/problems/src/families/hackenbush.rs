@@ -709,12 +709,18 @@ mod tests {
                 .fold(0, |x, &w| x ^ (1 + count(w, 1, &adjacent)))
                 != 0
         }
-        for (family, counted) in [("green-hackenbush", false), ("green-hackenbush-multi", true)] {
+        for (family, counted) in [
+            ("green-hackenbush", false),
+            ("green-hackenbush-multi", true),
+        ] {
             let found = Problem::new(family)
                 .assert_named("hackenbush-branches-as-stalks", &program(counted, stalks));
             // A forked branch of 3 edges is worth 1 (1–2 with 2–3 and 2–4: (1 ⊕ 1) + 1), so
             // beside a branch of one edge it loses, where the stalks say 3 ⊕ 1 ≠ 0.
-            assert_eq!((found.expected.as_str(), found.got.as_str()), ("Bob", "Alice"));
+            assert_eq!(
+                (found.expected.as_str(), found.got.as_str()),
+                ("Bob", "Alice")
+            );
         }
     }
 

@@ -407,8 +407,16 @@ impl Explain for Wythoff {
         let ks: Vec<u64> = if self.max_value <= 1_000_000_000 {
             DOUBLE_FAILS_BELOW_A_BILLION[..WITNESSES].to_vec()
         } else {
-            // Above about 10¹⁶ a double misses ⌊kφ⌋ for nearly every k: take the largest.
-            (0..=largest_k(self.max_value))
+            // For k a Fibonacci number, kφ lies within 1/(√5·k) of an integer: closer than the
+            // rounding error of any floating type near the limits, so doubles and long doubles
+            // (from k ≈ 4.8·10⁹) both miss ⌊kφ⌋ there. The largest such k.
+            let (mut fibonacci, mut next) = (1u64, 2u64);
+            let mut ks = Vec::new();
+            while next <= largest_k(self.max_value) {
+                (fibonacci, next) = (next, fibonacci + next);
+                ks.push(fibonacci);
+            }
+            ks.into_iter()
                 .rev()
                 .filter(|&k| {
                     let (a, b) = wythoff::losing_position(k);

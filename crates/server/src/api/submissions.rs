@@ -16,8 +16,8 @@ use super::JsonResult;
 use super::caller::CurrentUser;
 use super::error::{ApiError, JsonObject};
 use super::views::{
-    Created, ErrorBody, ExplanationView, NewSubmissionBody, SubmissionDetail, SubmissionFilter, SubmissionList,
-    SubmissionStatusName, SubmissionView, TestView,
+    Created, ErrorBody, ExplanationView, NewSubmissionBody, SubmissionDetail, SubmissionFilter,
+    SubmissionList, SubmissionStatusName, SubmissionView, TestView,
 };
 use crate::domain::Error;
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
@@ -201,7 +201,7 @@ pub(super) async fn events(
                     return;
                 }
                 explanation_due = following
-                    .explains(&now)
+                    .explains(&state.domain, &now)
                     .then(|| tokio::time::Instant::now() + EXPLANATION_WAIT);
             }
             if now.status == SubmissionStatus::Done {

@@ -471,7 +471,9 @@ impl From<Explanation> for ExplanationView {
             position: e.position,
             expected: e.expected,
             got: e.got,
-            certificate: e.certificate.map(|c| CertificateView { en: c.en, vi: c.vi }),
+            certificate: e
+                .certificate
+                .map(|c| CertificateView { en: c.en, vi: c.vi }),
             misconception: e.misconception.map(|m| MisconceptionView {
                 id: m.id,
                 title: m.title,

@@ -2,9 +2,9 @@
 //! feedback level; per-student extensions; students' personal instances, which teachers can
 //! view, regenerate and pin; the gradebook.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use grundy_coursework::{Deadlines, Gradebook, Row, Timing, check_spec};
+use grundy_coursework::{ClassMisconception, Deadlines, Gradebook, Row, Timing, check_spec};
 use grundy_store::{
     Assignment, AssignmentSpec, Extension, Feedback, InstanceDraw, Member, MemberRole, Scoring,
     User,
@@ -265,13 +265,64 @@ pub async fn gradebook(domain: &Domain, user: &User, id: i64) -> Result<Gradeboo
             Some((slug.clone(), i64::from(points)))
         })
         .collect();
-    Ok(grundy_coursework::gradebook(
+    let mut book = grundy_coursework::gradebook(
         &assignment,
         &students,
         &extensions,
         &submissions,
         &max_scores,
-    ))
+    );
+    book.misconceptions = class_misconceptions(domain, &assignment, &students).await?;
+    Ok(book)
+}
+
+/// The misconceptions named in the explanations of an assignment's submissions: for each, the
+/// problems and the students (of the course now), most students first.
+async fn class_misconceptions(
+    domain: &Domain,
+    assignment: &Assignment,
+    students: &[Member],
+) -> Result<Vec<ClassMisconception>> {
+    let names: BTreeMap<i64, &str> = students
+        .iter()
+        .map(|m| (m.user_id, m.name.as_str()))
+        .collect();
+    let mut found: BTreeMap<String, (BTreeSet<String>, BTreeSet<&str>)> = BTreeMap::new();
+    for (user, problem, id) in domain
+        .store
+        .assignment_misconceptions(assignment.id)
+        .await?
+    {
+        let Some(&name) = names.get(&user) else {
+            continue;
+        };
+        let (problems, who) = found.entry(id).or_default();
+        problems.insert(problem);
+        who.insert(name);
+    }
+    let title = |id: &str| {
+        assignment
+            .spec
+            .problems
+            .iter()
+            .filter_map(|slug| domain.problems.get(slug))
+            .filter_map(|entry| entry.problem.explainer().map(|e| e.misconceptions()))
+            .flatten()
+            .find(|m| m.id == id)
+            .map_or_else(|| id.to_owned(), |m| m.title.to_owned())
+    };
+    let mut table: Vec<ClassMisconception> = found
+        .into_iter()
+        .map(|(id, (problems, who))| ClassMisconception {
+            title: title(&id),
+            id,
+            problems: problems.into_iter().collect(),
+            count: who.len(),
+            students: who.into_iter().map(str::to_owned).collect(),
+        })
+        .collect();
+    table.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.id.cmp(&b.id)));
+    Ok(table)
 }
 
 /// The gradebook as CSV, to download.

@@ -300,6 +300,20 @@ pub struct Detail {
     pub source: String,
     /// Why it is wrong, when found and the feedback level shows it.
     pub explanation: Option<Explanation>,
+    /// An explanation is still to come (it is found after the verdict).
+    pub explanation_pending: bool,
+}
+
+/// Whether an explanation follows this submission for a viewer told `feedback`: a program's
+/// wrong answer or runtime error, on a problem that explains, at a level that shows it.
+fn explained(domain: &Domain, submission: &Submission, feedback: Feedback) -> bool {
+    submission.kind == SubmissionKind::Program
+        && access::shows_explanation(feedback)
+        && matches!(
+            submission.verdict,
+            Some(Verdict::WrongAnswer | Verdict::RuntimeError)
+        )
+        && find(domain, &submission.problem).is_ok_and(|e| e.problem.explainer().is_some())
 }
 
 pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
@@ -322,6 +336,7 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
             .map_or_else(|| format!("#{}", submission.user_id), |u| u.name)
     };
     let explanation = explanation(domain, id, feedback).await?;
+    let explanation_pending = explanation.is_none() && explained(domain, &submission, feedback);
     Ok(Detail {
         submission,
         author,
@@ -329,6 +344,7 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
         tests,
         source: String::from_utf8_lossy(&source).into_owned(),
         explanation,
+        explanation_pending,
     })
 }
 
@@ -443,32 +459,22 @@ pub struct Following {
     /// Per-test results are not theirs to see (`verdict` feedback).
     pub hide_tests: bool,
     feedback: Feedback,
-    /// A program to a problem that explains wrong answers.
-    explainable: bool,
 }
 
 pub async fn follow(domain: &Domain, viewer: &User, id: i64) -> Result<Following> {
     let submission = visible(domain, viewer, id).await?;
     let feedback = access::feedback_for(domain, viewer, &submission).await?;
-    let explainable = submission.kind == SubmissionKind::Program
-        && find(domain, &submission.problem).is_ok_and(|e| e.problem.explainer().is_some());
     Ok(Following {
         id,
         hide_tests: feedback == Feedback::Verdict,
         feedback,
-        explainable,
     })
 }
 
 impl Following {
     /// Whether an explanation will follow this finished submission for this viewer.
-    pub fn explains(&self, done: &Submission) -> bool {
-        self.explainable
-            && access::shows_explanation(self.feedback)
-            && matches!(
-                done.verdict,
-                Some(Verdict::WrongAnswer | Verdict::RuntimeError)
-            )
+    pub fn explains(&self, domain: &Domain, done: &Submission) -> bool {
+        explained(domain, done, self.feedback)
     }
 
     pub async fn explanation(&self, domain: &Domain) -> Result<Option<Explanation>> {

@@ -510,6 +510,8 @@ pub(super) struct AssignmentPage {
     mean_total: String,
     max_total: i64,
     extensions: Vec<ExtensionLine>,
+    /// The classic mistakes the class's wrong programs were found to make.
+    misconceptions: Vec<grundy_coursework::ClassMisconception>,
     students: Vec<(i64, String)>,
     extension_default: String,
     error: Option<String>,
@@ -548,6 +550,7 @@ impl AssignmentPage {
                 total: format_points(r.total),
             })
             .collect();
+        self.misconceptions = book.misconceptions.clone();
         self.extensions = extensions
             .into_iter()
             .map(|e| ExtensionLine {
@@ -624,6 +627,7 @@ async fn assignment_page(
         mean_total: String::new(),
         max_total: 0,
         extensions: Vec::new(),
+        misconceptions: Vec::new(),
         students: Vec::new(),
         extension_default: local(found.spec.due_at.saturating_add(2 * 86_400_000)),
         error,

@@ -10,6 +10,7 @@ use axum::http::HeaderMap;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use grundy_judge::Verdict;
+use grundy_judge::explain::Explanation;
 use grundy_store::{Submission, SubmissionKind, SubmissionStatus, User};
 use serde::Deserialize;
 
@@ -597,6 +598,51 @@ pub(super) struct SubmissionPage {
     verdict_only: bool,
     tests: Vec<TestLine>,
     source: String,
+    /// Why it is wrong, once found; `explains` while it is still to come.
+    explanation: ExplanationLine,
+    explains: bool,
+}
+
+/// An explanation as the page shows it (empty strings for what was not found).
+#[derive(Default)]
+struct ExplanationLine {
+    shown: bool,
+    found: bool,
+    large: bool,
+    position: String,
+    expected: String,
+    got: String,
+    why_en: String,
+    why_vi: String,
+    misconception_id: String,
+    misconception_title: String,
+    misconception_text: String,
+}
+
+impl ExplanationLine {
+    fn of(explanation: Option<Explanation>) -> ExplanationLine {
+        let Some(e) = explanation else {
+            return ExplanationLine::default();
+        };
+        let (why_en, why_vi) = e.certificate.map(|c| (c.en, c.vi)).unwrap_or_default();
+        let (misconception_id, misconception_title, misconception_text) = e
+            .misconception
+            .map(|m| (m.id, m.title, m.text))
+            .unwrap_or_default();
+        ExplanationLine {
+            shown: true,
+            found: e.position.is_some(),
+            large: e.large,
+            position: e.position.unwrap_or_default(),
+            expected: e.expected.unwrap_or_default(),
+            got: e.got.unwrap_or_default(),
+            why_en,
+            why_vi,
+            misconception_id,
+            misconception_title,
+            misconception_text,
+        }
+    }
 }
 
 pub(super) async fn submission_page(
@@ -614,7 +660,8 @@ pub(super) async fn submission_page(
         line: SubmissionLine::of(found, &detail.author),
         problem_title,
         is_answers: found.kind == SubmissionKind::Answers,
-        live: found.status != SubmissionStatus::Done,
+        live: found.status != SubmissionStatus::Done || detail.explanation_pending,
+        explains: detail.explanation_pending,
         compile_message: found.compile_message.clone().unwrap_or_default(),
         verdict_only: detail.feedback == grundy_store::Feedback::Verdict,
         tests: detail
@@ -632,6 +679,7 @@ pub(super) async fn submission_page(
             })
             .collect(),
         source: detail.source,
+        explanation: ExplanationLine::of(detail.explanation),
         frame: Frame::new(Some(user), format!("Submission {id}")),
     }
     .into_response())

@@ -160,6 +160,14 @@ pub struct Ui {
     pub personal_tests_on: &'static str,
     pub for_assignment: &'static str,
     pub verdict_only: &'static str,
+    pub explanation: &'static str,
+    pub smallest_counterexample: &'static str,
+    pub large_counterexample: &'static str,
+    pub program_printed: &'static str,
+    pub no_small_counterexample: &'static str,
+    pub misconception: &'static str,
+    pub class_misconceptions: &'static str,
+    pub class_misconceptions_none: &'static str,
 }
 
 impl Ui {
@@ -391,6 +399,14 @@ static ENGLISH: Ui = Ui {
     personal_tests: "Also run programs on each student's own instances (no points; their failing inputs can be shown)",
     for_assignment: "For the assignment",
     verdict_only: "For this assignment your teacher shows the verdict and score only.",
+    explanation: "Why it is wrong",
+    smallest_counterexample: "The smallest game your program gets wrong, alone in an input:",
+    large_counterexample: "Your program answers every small game right; here is a large game it gets wrong (some mistakes, such as floating point, show only near the limits):",
+    program_printed: "Your program printed",
+    no_small_counterexample: "No small counterexample was found within the bounds: your program answers every small game it was tried on right, so its mistake shows only on larger ones (an overflow, a precision loss, a time limit).",
+    misconception: "The classic mistake:",
+    class_misconceptions: "Misconceptions in the class",
+    class_misconceptions_none: "No wrong program in this assignment has been matched to a classic mistake yet.",
 };
 
 #[cfg(test)]

@@ -59,32 +59,34 @@ pub(super) async fn judge(
     }
     drop(lease);
     let verdict = outcome.verdict;
-    let stored = finish(cx, &config.name, id, outcome).await;
+    let judged_at = now_ms();
+    let stored = finish(cx, &config.name, id, outcome, judged_at).await;
     // After the verdict is stored, so that explaining never delays it.
     let judge = match (judge, explain_later, &stored) {
         (Some(judge), Some((problem, language)), Ok(true))
             if matches!(verdict, Verdict::WrongAnswer | Verdict::RuntimeError) =>
         {
-            explain(cx, judge, &claimed, problem, *language).await
+            explain(cx, judge, &claimed, judged_at, problem, *language).await
         }
         (judge, ..) => judge,
     };
     (judge, stored.map(drop))
 }
 
-/// Finds the smallest game the program gets wrong and keeps the explanation for the attempt
-/// just judged; returns the judge (`None` when it broke).
+/// Finds the smallest game the program gets wrong and keeps the explanation with the verdict
+/// stored at `judged_at`; returns the judge (`None` when it broke).
 async fn explain(
     cx: &JudgingContext,
     mut judge: Judge,
     claimed: &Claimed,
+    judged_at: i64,
     problem: Arc<Problem>,
     language: Language,
 ) -> Option<Judge> {
     if problem.explainer().is_none() {
         return Some(judge);
     }
-    let (id, attempt) = (claimed.id, claimed.attempts);
+    let id = claimed.id;
     let source = claimed.source.clone();
     let span = tracing::info_span!("explaining", submission = id);
     let explained = tokio::task::spawn_blocking(move || {
@@ -115,7 +117,7 @@ async fn explain(
     let misconception = explanation.misconception.as_ref().map(|m| m.id.as_str());
     match cx
         .store
-        .save_explanation(id, attempt, &body, misconception, now_ms())
+        .save_explanation(id, judged_at, &body, misconception, now_ms())
         .await
     {
         Ok(true) => {
@@ -300,14 +302,15 @@ fn internal(version: i64) -> Outcome {
     }
 }
 
-/// Writes the outcome; whether it was ours to write.
+/// Writes the outcome as judged at `judged_at`; whether it was ours to write.
 async fn finish(
     cx: &JudgingContext,
     worker: &str,
     id: i64,
     outcome: Outcome,
+    judged_at: i64,
 ) -> Result<bool, WorkerError> {
-    if cx.store.finish(id, worker, &outcome, now_ms()).await? {
+    if cx.store.finish(id, worker, &outcome, judged_at).await? {
         cx.events.publish(id);
         tracing::info!(submission = id, verdict = %outcome.verdict, score = outcome.score, "judged");
         Ok(true)
