@@ -66,6 +66,10 @@ fn a_student_and_a_teacher_in_chromium() {
         .env("GRUNDY_ARTIFACTS", &artifacts)
         .env("GRUNDY_CORRECT", programs().join("solutions/stones/ok.cpp"))
         .env("GRUNDY_WRONG", flow.join("stones_wrong_on_sample_3.cpp"))
+        .env(
+            "GRUNDY_SUM_PARITY",
+            programs().join("misconceptions/stones/sum-parity.cpp"),
+        )
         .env("GRUNDY_PACKAGE", &package)
         .env("GRUNDY_PACKAGE_SLUG", "pebbles-web")
         .env("GRUNDY_TEACHER", "tina")

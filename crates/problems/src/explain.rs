@@ -69,6 +69,12 @@ pub trait Explain: Family {
     fn misconceptions(&self) -> &'static [Misconception];
     /// The answer of the misconception `id` to `game`.
     fn misconceived(&self, id: &str, game: &Self::Game) -> Option<String>;
+    /// Whether misconception `id` names a program that is wrong only where it is (and alike),
+    /// rather than one that answers everything as it does: for a family of mistakes of which
+    /// the solver is the worst case (floating point: a wider type fails on fewer games).
+    fn named_where_wrong(&self, _id: &str) -> bool {
+        false
+    }
 }
 
 /// The object-safe view of [`Explain`]: a game is the text of an input holding that game alone.
@@ -86,6 +92,7 @@ pub trait Explainer: Send + Sync {
     /// The family's misconceptions, then [`ALWAYS_FIRST`].
     fn misconceptions(&self) -> Vec<Misconception>;
     fn misconceived(&self, id: &str, game: &str) -> Option<String>;
+    fn named_where_wrong(&self, id: &str) -> bool;
 }
 
 impl<E: Explain + Send + Sync> Explainer for E {
@@ -143,6 +150,10 @@ impl<E: Explain + Send + Sync> Explainer for E {
 
     fn misconceived(&self, id: &str, game: &str) -> Option<String> {
         Explain::misconceived(self, id, &self.game(game))
+    }
+
+    fn named_where_wrong(&self, id: &str) -> bool {
+        Explain::named_where_wrong(self, id)
     }
 }
 
@@ -243,8 +254,11 @@ struct Search<'a> {
     run: &'a mut dyn FnMut(&str) -> Attempt,
     runs: u32,
     spent: bool,
-    /// Every game whose answer was read, for matching misconceptions.
+    /// Every game whose answer was read while scanning (small games, witnesses), for matching
+    /// misconceptions. Shrinking tries arbitrary games, where two programs that make the same
+    /// mistake may still differ (two floating-point types), so it does not add to them.
     seen: Vec<(String, String)>,
+    scanning: bool,
 }
 
 /// Whether two answers are the same token for token, as the token checker compares them.
@@ -328,7 +342,9 @@ impl Search<'_> {
             .zip(answers)
             .map(|(game, answer)| {
                 let answer = answer.unwrap_or_default();
-                self.seen.push((game.clone(), answer.clone()));
+                if self.scanning {
+                    self.seen.push((game.clone(), answer.clone()));
+                }
                 Some(Seen::Answer(answer))
             })
             .collect()
@@ -424,9 +440,13 @@ impl Search<'_> {
             .iter()
             .map(|(game, got)| (game, got, self.explainer.answer(game)))
             .collect();
-        let agrees = |answer: &dyn Fn(&str) -> Option<String>| {
+        let agrees = |answer: &dyn Fn(&str) -> Option<String>, where_wrong: bool| {
             let mut differs_from_reference = false;
             for (game, got, expected) in &answers {
+                let right = same_answer(got, expected, self.case_sensitive);
+                if where_wrong && right {
+                    continue;
+                }
                 let Some(theirs) = answer(game) else {
                     return false;
                 };
@@ -448,7 +468,10 @@ impl Search<'_> {
                         .iter()
                         .any(|(_, got, expected)| !same_answer(got, expected, self.case_sensitive))
             } else {
-                agrees(&|game: &str| self.explainer.misconceived(misconception.id, game))
+                agrees(
+                    &|game: &str| self.explainer.misconceived(misconception.id, game),
+                    self.explainer.named_where_wrong(misconception.id),
+                )
             };
             if matched {
                 return Some(misconception);
@@ -477,6 +500,7 @@ pub fn search(
         runs: 0,
         spent: false,
         seen: Vec::new(),
+        scanning: true,
     };
     let mut large = false;
     let mut found = search.first_wrong(&explainer.small_games());
@@ -484,6 +508,7 @@ pub fn search(
         large = true;
         found = search.first_wrong(&explainer.witnesses());
     }
+    search.scanning = false;
     let counterexample = found.and_then(|(game, seen)| {
         let (game, _) = search.shrink(game, seen);
         // Alone in its input: a program that answers it right there was wrong only because of
@@ -532,6 +557,7 @@ pub fn stress(
         runs: 0,
         spent: false,
         seen: Vec::new(),
+        scanning: true,
     };
     let per_input = explainer
         .games_per_input()
@@ -550,6 +576,7 @@ pub fn stress(
             break;
         }
     }
+    search.scanning = false;
     let counterexample = found.map(|(game, seen)| {
         let (mut game, mut seen) = search.shrink(game, seen);
         // Shrinking is greedy and can stop at a game none of whose neighbours fails while a
@@ -560,7 +587,10 @@ pub fn stress(
             .into_iter()
             .filter(|g| explainer.size(g) < size)
             .collect();
-        if let Some((smaller, its)) = search.first_wrong(&below) {
+        search.scanning = true;
+        let smaller = search.first_wrong(&below);
+        search.scanning = false;
+        if let Some((smaller, its)) = smaller {
             (game, seen) = search.shrink(smaller, its);
         }
         Counterexample {

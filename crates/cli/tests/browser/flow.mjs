@@ -1,6 +1,7 @@
 // A student and a teacher in headless chromium against a running Grundy. Started by
 // crates/cli/tests/browser.rs, which passes everything through the environment:
-//   GRUNDY_URL, GRUNDY_ARTIFACTS (screenshots go there), GRUNDY_CORRECT / GRUNDY_WRONG (C++
+//   GRUNDY_URL, GRUNDY_ARTIFACTS (screenshots go there), GRUNDY_SUM_PARITY (a Stones program
+//   answering by the parity of K), GRUNDY_CORRECT / GRUNDY_WRONG (C++
 //   files), GRUNDY_PACKAGE (a zip), GRUNDY_PACKAGE_SLUG, GRUNDY_TEACHER / GRUNDY_TEACHER_PASSWORD.
 import { chromium } from "playwright-core";
 import { readFileSync, mkdirSync } from "node:fs";
@@ -151,6 +152,16 @@ try {
   assert.ok(judged.filter((t) => t.name !== "samples #3")
     .every((t) => t.verdict === "Accepted" || t.verdict === "Skipped"));
   await shot("04-submission-wrong-answer");
+
+  step("submits one answering by the parity of K and reads why it is wrong");
+  await submit(env("GRUNDY_SUM_PARITY"));
+  await page.waitForSelector("#verdict.v-wrong_answer", { timeout: 180_000 });
+  // The explanation comes after the verdict, over the same live stream.
+  await page.waitForSelector("#explanation-misconception:not([hidden])", { timeout: 60_000 });
+  assert.equal(await page.textContent("#misconception-id"), "sum-parity");
+  assert.ok((await page.textContent("#explanation-position")).trim().length > 0, "a position");
+  assert.ok((await page.textContent("#explanation-why")).length > 20, "a certificate");
+  await shot("04b-submission-explained");
 
   step("submits one that does not compile and reads the compiler's message");
   await page.goto(`${base}/problems/stones`);

@@ -554,6 +554,11 @@ impl Explain for Wythoff {
         };
         Some(self.word(first_wins).to_owned())
     }
+
+    /// Doubles are the worst case: a long double misses ⌊kφ⌋ on fewer games, always the same way.
+    fn named_where_wrong(&self, id: &str) -> bool {
+        id == "float-golden-ratio"
+    }
 }
 
 #[cfg(test)]
