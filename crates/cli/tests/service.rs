@@ -73,6 +73,28 @@ async fn wait_done(url: &str, token: &str, id: i64, within: Duration) -> Value {
     }
 }
 
+/// Waits for a judged submission's explanation, found after its verdict.
+async fn wait_explained(url: &str, token: &str, id: i64, within: Duration) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, doc) = call(
+            reqwest::Method::GET,
+            &format!("{url}/api/v1/submissions/{id}"),
+            Some(token),
+            None,
+        )
+        .await;
+        if !doc["explanation"].is_null() {
+            return doc;
+        }
+        assert!(
+            start.elapsed() < within,
+            "submission {id} not explained in {within:?}: {doc}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_and_submit_on_sqlite() {
     if !isolation_available("service on SQLite")
@@ -508,7 +530,7 @@ async fn answers_packages_and_the_problem_tools_on_sqlite() {
     let id = submit_json(
         &url,
         &teacher,
-        json!({"problem": "stones", "answers": partly}),
+        json!({"problem": "stones", "answers": partly.clone()}),
     )
     .await;
     let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
@@ -517,6 +539,28 @@ async fn answers_packages_and_the_problem_tools_on_sqlite() {
         (Some("wrong_answer"), Some(30)),
         "{doc}"
     );
+    // Each instance answered wrong is explained: its game, the right answer, and why.
+    let doc = wait_explained(&url, &teacher, id, Duration::from_secs(60)).await;
+    let wrong = doc["explanation"]["instances"].as_array().unwrap();
+    let flipped: Vec<&Value> = list["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["group"] == "full")
+        .collect();
+    assert_eq!(wrong.len(), flipped.len(), "{doc}");
+    for (explained, instance) in wrong.iter().zip(flipped) {
+        assert_eq!(explained["name"], instance["name"]);
+        assert_eq!(
+            explained["position"], instance["input"],
+            "Stones: one game each"
+        );
+        assert_eq!(explained["got"], partly[instance["name"].as_str().unwrap()]);
+        assert!(
+            explained["certificate"]["en"].as_str().unwrap().len() > 20,
+            "{explained}"
+        );
+    }
     drop(_server);
 
     // Problems made in the service export from its database.

@@ -62,6 +62,20 @@ pub struct Explanation {
     pub large: bool,
     pub runs: u32,
     pub cpu_ms: u64,
+    /// For answer submissions: each instance answered wrong, with its first wrong game (the
+    /// fields above are the first of them). Absent for programs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<WrongInstanceView>,
+}
+
+/// One instance of an answer submission answered wrong, explained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrongInstanceView {
+    pub name: String,
+    pub position: String,
+    pub expected: String,
+    pub got: String,
+    pub certificate: CertificateView,
 }
 
 impl Explanation {
@@ -85,12 +99,66 @@ impl Explanation {
             large: found.as_ref().is_some_and(|c| c.large),
             runs: finding.runs,
             cpu_ms,
+            instances: Vec::new(),
         }
+    }
+
+    /// Explains an answer submission: `None` when the problem cannot explain or nothing is
+    /// wrong. Nothing runs; the answers are compared game by game.
+    pub fn of_answers(
+        problem: &Problem,
+        instances: &[grundy_problems::Instance],
+        answers: &std::collections::BTreeMap<String, String>,
+    ) -> Option<Explanation> {
+        let explainer = problem.explainer()?;
+        let answered: Vec<(String, String, String)> = instances
+            .iter()
+            .filter_map(|i| {
+                let answer = answers.get(&i.name)?;
+                Some((i.name.clone(), i.input.clone(), answer.clone()))
+            })
+            .collect();
+        let (wrong, misconception) =
+            explain::explain_answers(explainer, case_sensitive(problem), &answered);
+        let first = wrong.first()?;
+        let certificate = |c: &explain::Certificate| CertificateView {
+            en: c.en.clone(),
+            vi: c.vi.clone(),
+        };
+        Some(Explanation {
+            position: Some(first.position.clone()),
+            expected: Some(first.expected.clone()),
+            got: Some(first.got.clone()),
+            certificate: Some(certificate(&first.certificate)),
+            misconception: misconception.map(|m| MisconceptionView {
+                id: m.id.to_owned(),
+                title: m.title.to_owned(),
+                text: m.text.to_owned(),
+            }),
+            large: false,
+            runs: 0,
+            cpu_ms: 0,
+            instances: wrong
+                .iter()
+                .map(|w| WrongInstanceView {
+                    name: w.name.clone(),
+                    position: w.position.clone(),
+                    expected: w.expected.clone(),
+                    got: w.got.clone(),
+                    certificate: certificate(&w.certificate),
+                })
+                .collect(),
+        })
     }
 
     pub fn found(&self) -> bool {
         self.position.is_some()
     }
+}
+
+/// Whether answers compare case by case, as the problem's token checker does.
+fn case_sensitive(problem: &Problem) -> bool {
+    problem.spec.checker.kind != CheckerKind::Tokens || problem.spec.checker.case_sensitive
 }
 
 /// What a run that did not end normally looks like to the student.
@@ -186,8 +254,7 @@ impl Judge {
             u64::from(problem.spec.time_limit_ms),
             u64::from(problem.spec.memory_limit_mib) * 1024,
         );
-        let case_sensitive =
-            problem.spec.checker.kind != CheckerKind::Tokens || problem.spec.checker.case_sensitive;
+        let case_sensitive = case_sensitive(problem);
         let mut runner = BudgetedRunner {
             judge: self,
             language,
@@ -230,8 +297,7 @@ impl Judge {
             u64::from(problem.spec.time_limit_ms),
             u64::from(problem.spec.memory_limit_mib) * 1024,
         );
-        let case_sensitive =
-            problem.spec.checker.kind != CheckerKind::Tokens || problem.spec.checker.case_sensitive;
+        let case_sensitive = case_sensitive(problem);
         let mut runner = BudgetedRunner {
             judge: self,
             language,

@@ -93,6 +93,9 @@ pub trait Explainer: Send + Sync {
     fn misconceptions(&self) -> Vec<Misconception>;
     fn misconceived(&self, id: &str, game: &str) -> Option<String>;
     fn named_where_wrong(&self, id: &str) -> bool;
+    /// The games of an input in the problem's format, each as a one-game input; `None` when
+    /// the input does not parse.
+    fn games(&self, input: &str) -> Option<Vec<String>>;
 }
 
 impl<E: Explain + Send + Sync> Explainer for E {
@@ -154,6 +157,11 @@ impl<E: Explain + Send + Sync> Explainer for E {
 
     fn named_where_wrong(&self, id: &str) -> bool {
         Explain::named_where_wrong(self, id)
+    }
+
+    fn games(&self, input: &str) -> Option<Vec<String>> {
+        let input = self.parse(input).ok()?;
+        Some(self.games_of(&input).iter().map(|g| self.text(g)).collect())
     }
 }
 
@@ -536,6 +544,66 @@ pub fn search(
     }
 }
 
+/// One wrong answer of an answer submission, explained: the first game of the instance it gets
+/// wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongInstance {
+    pub name: String,
+    /// That game alone, as an input.
+    pub position: String,
+    pub expected: String,
+    pub got: String,
+    pub certificate: Certificate,
+}
+
+/// Explains a student's answers to instances (name, input, their answer): for each instance
+/// answered wrong, its first wrong game with the certificate; and the misconception every
+/// answered game agrees with, if one does. Nothing runs: the answers are there.
+pub fn explain_answers(
+    explainer: &dyn Explainer,
+    case_sensitive: bool,
+    answered: &[(String, String, String)],
+) -> (Vec<WrongInstance>, Option<Misconception>) {
+    let mut wrong = Vec::new();
+    let mut search = Search {
+        explainer,
+        case_sensitive,
+        bounds: Bounds::default(),
+        run: &mut |_| Attempt::OutOfBudget,
+        runs: 0,
+        spent: true,
+        seen: Vec::new(),
+        scanning: true,
+    };
+    for (name, input, answer) in answered {
+        let Some(games) = explainer.games(input) else {
+            continue;
+        };
+        let seen = search.read_answers(&games, answer);
+        let first_wrong = games.iter().zip(seen).find_map(|(game, seen)| match seen {
+            Some(Seen::Answer(got)) if search.is_wrong(game, &Seen::Answer(got.clone())) => {
+                Some((game.clone(), got))
+            }
+            _ => None,
+        });
+        if let Some((game, got)) = first_wrong {
+            wrong.push(WrongInstance {
+                name: name.clone(),
+                expected: explainer.answer(&game),
+                certificate: explainer.certificate(&game),
+                position: game,
+                got,
+            });
+        }
+    }
+    let misconception = if wrong.is_empty() {
+        None
+    } else {
+        search.misconception()
+    };
+    (wrong, misconception)
+}
+
 /// `games` (random ones, for stress testing) checked in order against the reference: the first
 /// the program gets wrong, shrunk and explained as [`search`] does. `progress` hears how many
 /// games are done.
@@ -751,6 +819,43 @@ mod tests {
         assert_eq!(found.got, "time limit exceeded");
         // All, then prefixes of 1, 2 and 4 games, then of 3; shrinking to 1 and 2 piles; alone.
         assert!(finding.runs <= 8, "{}", finding.runs);
+    }
+
+    #[test]
+    fn answers_are_explained_instance_by_instance() {
+        let nim = families::by_name("nim").unwrap();
+        // Answered by the parity of the total: right on 1 1 1 and 1 2, wrong on 2 and 3 3.
+        let answered = [
+            (
+                "a".to_owned(),
+                "3 1 1 1\n1 2\n".to_owned(),
+                "Yes\nNo\n".to_owned(),
+            ),
+            ("b".to_owned(), "2 1 2\n".to_owned(), "Yes\n".to_owned()),
+            (
+                "c".to_owned(),
+                "2 3 3\n1 4\n".to_owned(),
+                "No\nNo\n".to_owned(),
+            ),
+        ];
+        let (wrong, misconception) = explain_answers(nim.explainer().unwrap(), true, &answered);
+        let names: Vec<(&str, &str)> = wrong
+            .iter()
+            .map(|w| (w.name.as_str(), w.position.as_str()))
+            .collect();
+        assert_eq!(names, [("a", "1 2\n"), ("c", "1 4\n")]);
+        assert!(
+            wrong[0]
+                .certificate
+                .en
+                .contains("Taking 2 from the pile of 2")
+        );
+        assert_eq!(misconception.map(|m| m.id), Some("sum-parity"));
+        let right = [("a".to_owned(), "1 2\n".to_owned(), "Yes\n".to_owned())];
+        assert_eq!(
+            explain_answers(nim.explainer().unwrap(), true, &right),
+            (vec![], None)
+        );
     }
 
     #[test]

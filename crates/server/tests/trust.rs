@@ -586,6 +586,7 @@ fn explanation_body() -> String {
         large: false,
         runs: 3,
         cpu_ms: 4,
+        instances: Vec::new(),
     })
     .unwrap()
 }

@@ -447,6 +447,19 @@ pub struct ExplanationView {
     pub runs: u32,
     #[schema(minimum = 0)]
     pub cpu_ms: u64,
+    /// Answer submissions: each instance answered wrong, with its first wrong game and why (the
+    /// fields above are the first of them). Empty for programs.
+    pub instances: Vec<WrongInstanceView>,
+}
+
+/// An instance answered wrong: its first wrong game alone, the answers, and why.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WrongInstanceView {
+    pub name: String,
+    pub position: String,
+    pub expected: String,
+    pub got: String,
+    pub certificate: CertificateView,
 }
 
 /// Why the right answer is right, in English and Vietnamese.
@@ -482,6 +495,20 @@ impl From<Explanation> for ExplanationView {
             large: e.large,
             runs: e.runs,
             cpu_ms: e.cpu_ms,
+            instances: e
+                .instances
+                .into_iter()
+                .map(|w| WrongInstanceView {
+                    name: w.name,
+                    position: w.position,
+                    expected: w.expected,
+                    got: w.got,
+                    certificate: CertificateView {
+                        en: w.certificate.en,
+                        vi: w.certificate.vi,
+                    },
+                })
+                .collect(),
         }
     }
 }

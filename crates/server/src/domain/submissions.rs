@@ -305,14 +305,18 @@ pub struct Detail {
 }
 
 /// Whether an explanation follows this submission for a viewer told `feedback`: a program's
-/// wrong answer or runtime error, on a problem that explains, at a level that shows it.
+/// wrong answer or runtime error, or wrong answers, on a problem that explains, at a level that
+/// shows it.
 fn explained(domain: &Domain, submission: &Submission, feedback: Feedback) -> bool {
-    submission.kind == SubmissionKind::Program
-        && access::shows_explanation(feedback)
-        && matches!(
+    let explained_verdict = match submission.kind {
+        SubmissionKind::Program => matches!(
             submission.verdict,
             Some(Verdict::WrongAnswer | Verdict::RuntimeError)
-        )
+        ),
+        SubmissionKind::Answers => submission.verdict == Some(Verdict::WrongAnswer),
+    };
+    explained_verdict
+        && access::shows_explanation(feedback)
         && find(domain, &submission.problem).is_ok_and(|e| e.problem.explainer().is_some())
 }
 

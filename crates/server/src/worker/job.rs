@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use grundy_judge::explain::Budget;
+use grundy_judge::explain::{Budget, Explanation};
 use grundy_judge::{Event, Judge, Judgement, Language, Options, Verdict};
 use grundy_problems::Problem;
 use grundy_store::{Claimed, Outcome, SubmissionKind, TestRow};
@@ -44,8 +44,13 @@ pub(super) async fn judge(
     let mut explain_later = None;
     let (judge, outcome) = match prepare(cx, &judge, &claimed).await {
         Ok((problem, work)) => {
-            if let Work::Program { language, .. } = &work {
-                explain_later = Some((problem.clone(), language.clone()));
+            match &work {
+                Work::Program { language, .. } => {
+                    explain_later = Some(Later::Program(problem.clone(), language.clone()));
+                }
+                Work::Answers { answers, seed } => {
+                    explain_later = Some(Later::Answers(problem.clone(), answers.clone(), *seed));
+                }
             }
             run(cx, &config.name, judge, &claimed, problem, work).await
         }
@@ -63,14 +68,47 @@ pub(super) async fn judge(
     let stored = finish(cx, &config.name, id, outcome, judged_at).await;
     // After the verdict is stored, so that explaining never delays it.
     let judge = match (judge, explain_later, &stored) {
-        (Some(judge), Some((problem, language)), Ok(true))
+        (Some(judge), Some(Later::Program(problem, language)), Ok(true))
             if matches!(verdict, Verdict::WrongAnswer | Verdict::RuntimeError) =>
         {
             explain(cx, judge, &claimed, judged_at, problem, *language).await
         }
+        (judge, Some(Later::Answers(problem, answers, seed)), Ok(true))
+            if verdict == Verdict::WrongAnswer =>
+        {
+            explain_answers(cx, id, judged_at, problem, answers, seed).await;
+            judge
+        }
         (judge, ..) => judge,
     };
     (judge, stored.map(drop))
+}
+
+/// What to explain once the verdict is stored.
+enum Later {
+    Program(Arc<Problem>, Box<Language>),
+    Answers(Arc<Problem>, BTreeMap<String, String>, u64),
+}
+
+/// Explains wrong answers instance by instance (nothing runs) and keeps it with the verdict.
+async fn explain_answers(
+    cx: &JudgingContext,
+    id: i64,
+    judged_at: i64,
+    problem: Arc<Problem>,
+    answers: BTreeMap<String, String>,
+    seed: u64,
+) {
+    let explained = tokio::task::spawn_blocking(move || {
+        let drawn = instances(&problem, seed);
+        Explanation::of_answers(&problem, &drawn, &answers)
+    })
+    .await;
+    match explained {
+        Ok(Some(explanation)) => keep(cx, id, judged_at, &explanation).await,
+        Ok(None) => {}
+        Err(e) => tracing::error!(submission = id, error = %e, "the explaining thread failed"),
+    }
 }
 
 /// Finds the smallest game the program gets wrong and keeps the explanation with the verdict
@@ -107,11 +145,17 @@ async fn explain(
             return None;
         }
     };
-    let body = match serde_json::to_string(&explanation) {
+    keep(cx, id, judged_at, &explanation).await;
+    Some(judge)
+}
+
+/// Stores an explanation with the verdict stored at `judged_at` and tells followers.
+async fn keep(cx: &JudgingContext, id: i64, judged_at: i64, explanation: &Explanation) {
+    let body = match serde_json::to_string(explanation) {
         Ok(body) => body,
         Err(e) => {
             tracing::error!(submission = id, error = %e, "an explanation did not serialise");
-            return Some(judge);
+            return;
         }
     };
     let misconception = explanation.misconception.as_ref().map(|m| m.id.as_str());
@@ -134,7 +178,6 @@ async fn explain(
         Ok(false) => tracing::info!(submission = id, "rejudged meanwhile: explanation dropped"),
         Err(e) => tracing::error!(submission = id, error = %e, "storing an explanation failed"),
     }
-    Some(judge)
 }
 
 /// The problem as the store has it now, and what to judge; an internal error when either is
