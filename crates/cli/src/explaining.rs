@@ -1,16 +1,16 @@
 //! `grundy judge --explain` and `grundy stress`: the smallest game a program gets wrong, why the
 //! right answer is right, and the classic mistake behind it.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use grundy_judge::explain::Explanation;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::judging::{SandboxArgs, default_cache_dir};
+use crate::judging::{SandboxArgs, default_cache_dir, named_problem, read_source};
 
 /// Prints an explanation for a person.
 pub fn print_explanation(explanation: &Explanation) {
@@ -79,22 +79,14 @@ pub struct StressArgs {
 /// Runs a program against the reference on random small games; exit 0 when all agree.
 pub fn stress(sandbox: &SandboxArgs, args: StressArgs) -> Result<ExitCode> {
     let catalogue = crate::setup::load_catalogue(args.problems_dir.as_deref())?;
-    let problem = catalogue.get(&args.problem).with_context(|| {
-        format!(
-            "no problem named {:?} (see `grundy problems list`)",
-            args.problem
-        )
-    })?;
+    let problem = named_problem(&catalogue, &args.problem)?;
     let Some(explainer) = problem.explainer() else {
         bail!(
             "{} has no list of small games to stress a program with",
             problem.slug()
         );
     };
-    let mut source = Vec::new();
-    std::fs::File::open(&args.file)
-        .and_then(|mut f| f.read_to_end(&mut source))
-        .with_context(|| format!("reading {}", args.file.display()))?;
+    let source = read_source(&args.file)?;
     let mut judge = sandbox.judge(args.cache_dir.unwrap_or_else(default_cache_dir))?;
     let language = judge
         .languages()

@@ -10,6 +10,7 @@ use clap::Args;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::explain::Budget;
 use grundy_judge::{Caches, Event, Judge, Judgement, Languages, Options, Verdict};
+use grundy_problems::{Catalogue, Problem};
 use grundy_sandbox::{
     Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
 };
@@ -210,6 +211,22 @@ pub struct JudgeArgs {
     pub cache_dir: Option<PathBuf>,
 }
 
+/// The problem `slug` of `catalogue`, or an error that says where to look.
+pub(crate) fn named_problem<'a>(catalogue: &'a Catalogue, slug: &str) -> Result<&'a Problem> {
+    catalogue
+        .get(slug)
+        .with_context(|| format!("no problem named {slug:?} (see `grundy problems list`)"))
+}
+
+/// A source file's bytes.
+pub(crate) fn read_source(file: &Path) -> Result<Vec<u8>> {
+    let mut source = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|mut f| f.read_to_end(&mut source))
+        .with_context(|| format!("reading {}", file.display()))?;
+    Ok(source)
+}
+
 /// `$XDG_CACHE_HOME/grundy`, else `~/.cache/grundy`, else the temp directory.
 pub fn default_cache_dir() -> PathBuf {
     let base = std::env::var_os("XDG_CACHE_HOME")
@@ -221,16 +238,8 @@ pub fn default_cache_dir() -> PathBuf {
 
 pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
     let catalogue = crate::setup::load_catalogue(args.problems_dir.as_deref())?;
-    let problem = catalogue.get(&args.problem).with_context(|| {
-        format!(
-            "no problem named {:?} (see `grundy problems list`)",
-            args.problem
-        )
-    })?;
-    let mut source = Vec::new();
-    std::fs::File::open(&args.file)
-        .and_then(|mut f| f.read_to_end(&mut source))
-        .with_context(|| format!("reading {}", args.file.display()))?;
+    let problem = named_problem(&catalogue, &args.problem)?;
+    let source = read_source(&args.file)?;
     let mut judge = sandbox.judge(args.cache_dir.unwrap_or_else(default_cache_dir))?;
     let language = judge
         .languages()

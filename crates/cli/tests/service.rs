@@ -53,6 +53,21 @@ async fn call(
 }
 
 async fn wait_done(url: &str, token: &str, id: i64, within: Duration) -> Value {
+    wait_for(url, token, id, within, "judged", |doc| {
+        doc["status"] == "done"
+    })
+    .await
+}
+
+/// Reads submission `id` until `ready` holds (`what` it is waiting for, for the failure).
+async fn wait_for(
+    url: &str,
+    token: &str,
+    id: i64,
+    within: Duration,
+    what: &str,
+    ready: fn(&Value) -> bool,
+) -> Value {
     let start = Instant::now();
     loop {
         let (_, doc) = call(
@@ -62,12 +77,12 @@ async fn wait_done(url: &str, token: &str, id: i64, within: Duration) -> Value {
             None,
         )
         .await;
-        if doc["status"] == "done" {
+        if ready(&doc) {
             return doc;
         }
         assert!(
             start.elapsed() < within,
-            "submission {id} not judged in {within:?}: {doc}"
+            "submission {id} not {what} in {within:?}: {doc}"
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -75,24 +90,10 @@ async fn wait_done(url: &str, token: &str, id: i64, within: Duration) -> Value {
 
 /// Waits for a judged submission's explanation, found after its verdict.
 async fn wait_explained(url: &str, token: &str, id: i64, within: Duration) -> Value {
-    let start = Instant::now();
-    loop {
-        let (_, doc) = call(
-            reqwest::Method::GET,
-            &format!("{url}/api/v1/submissions/{id}"),
-            Some(token),
-            None,
-        )
-        .await;
-        if !doc["explanation"].is_null() {
-            return doc;
-        }
-        assert!(
-            start.elapsed() < within,
-            "submission {id} not explained in {within:?}: {doc}"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    wait_for(url, token, id, within, "explained", |doc| {
+        !doc["explanation"].is_null()
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

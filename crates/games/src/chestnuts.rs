@@ -13,9 +13,22 @@ use crate::implicit::{Game, ScoredGame};
 /// tutorial's first formulation iterates its bowl sizes upwards and reads entries before it has
 /// written them; it is wrong on every input.)
 pub fn first_player_eats(n: usize, m: usize) -> u32 {
+    rounds(n, m).0[n]
+}
+
+/// What the first player eats after each first move of a game of `n` chestnuts: entry `x − 1`
+/// for taking `x` (the move leaves the other player to move with an empty bowl and `x` in the
+/// bowls).
+pub fn first_move_values(n: usize, m: usize) -> Vec<u32> {
+    let (_, layer) = rounds(n, m);
+    (1..=m.min(n)).map(|x| n as u32 - layer[x]).collect()
+}
+
+/// `start[i] = eats[i][0][0]` for every `i ≤ n`, and the last layer computed, `eats[n][a][b]` at
+/// `a · (n + 1) + b`.
+fn rounds(n: usize, m: usize) -> (Vec<u32>, Vec<u32>) {
     let width = n + 1;
     let at = |a: usize, b: usize| a * width + b;
-    // start[i] = eats[i][0][0]: the value of a fresh game of i chestnuts.
     let mut start = vec![0u32; n + 1];
     let mut layer = vec![0u32; width * width];
     for i in 1..=n {
@@ -33,7 +46,7 @@ pub fn first_player_eats(n: usize, m: usize) -> u32 {
         }
         start[i] = layer[at(0, 0)];
     }
-    start[n]
+    (start, layer)
 }
 
 /// The only closed form that holds: with `m ≥ n` the first player takes the whole pile at once.

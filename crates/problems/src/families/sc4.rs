@@ -116,36 +116,6 @@ impl Family for Sc4 {
     }
 }
 
-/// What the first player eats after each first move: entry `x − 1` for taking `x` chestnuts.
-///
-/// The recurrence of [`chestnuts::first_player_eats`]: `eats[i][a][b]` is what the mover eats
-/// with `i` chestnuts in play, `a` in the mover's bowl and `b` in both bowls; a move of `x`
-/// leads to `eats[i][b − a][b + x]` for the other player, and a round ends when `b = i`.
-fn first_move_values(n: usize, m: usize) -> Vec<u32> {
-    let width = n + 1;
-    let at = |a: usize, b: usize| a * width + b;
-    let mut start = vec![0u32; n + 1];
-    let mut layer = vec![0u32; width * width];
-    for i in 1..=n {
-        for b in (0..=i).rev() {
-            for a in 0..=b {
-                layer[at(a, b)] = if b == i {
-                    start[a]
-                } else {
-                    (1..=m.min(i - b))
-                        .map(|x| i as u32 - layer[at(b - a, b + x)])
-                        .max()
-                        .expect("at least one chestnut can be taken")
-                };
-            }
-        }
-        start[i] = layer[at(0, 0)];
-    }
-    // The layer of i = n is the last one computed: Lan's first move of x leaves Minh to move
-    // with an empty bowl and x chestnuts in the bowls.
-    (1..=m.min(n)).map(|x| n as u32 - layer[at(0, x)]).collect()
-}
-
 const HALF_RULE: Misconception = Misconception {
     id: "sc4-half-rule",
     title: "\"M ≥ N/2: the first player eats everything\"",
@@ -219,7 +189,7 @@ impl Explain for Sc4 {
 
     fn certificate(&self, game: &Input) -> Certificate {
         let (n, m) = (game.n, game.m);
-        let values = first_move_values(n as usize, m as usize);
+        let values = chestnuts::first_move_values(n as usize, m as usize);
         let best = *values.iter().max().expect("at least one first move");
         let take = values.iter().position(|&v| v == best).expect("the maximum") as u32 + 1;
         let (move_en, move_vi) = if take == n {
@@ -365,7 +335,7 @@ mod tests {
     fn first_move_values_agree_with_the_game_tree() {
         for n in 1..=30 {
             for m in 1..=n + 1 {
-                let values = first_move_values(n, m);
+                let values = chestnuts::first_move_values(n, m);
                 assert_eq!(values.len(), m.min(n));
                 assert_eq!(
                     values.iter().max().copied(),
@@ -389,7 +359,11 @@ mod tests {
                     .into_iter()
                     .map(|p| minimax(&rules, p, 1_000_000).unwrap() as u32)
                     .collect();
-                assert_eq!(first_move_values(n, m), after, "n = {n}, m = {m}");
+                assert_eq!(
+                    chestnuts::first_move_values(n, m),
+                    after,
+                    "n = {n}, m = {m}"
+                );
             }
         }
     }
