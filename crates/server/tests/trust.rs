@@ -175,7 +175,7 @@ impl World {
                 cpu_ms: 1,
                 wall_ms: 1,
                 memory_kib: 1024,
-                message: Some("token 1: not the expected answer".into()),
+                message: Some("line 1 is wrong".into()),
             };
             assert!(
                 store
