@@ -324,6 +324,20 @@ fn wrong_answers_on_hidden_tests_quote_nothing_of_the_output() {
         .filter(|t| t["verdict"] == "wrong_answer")
         .partition(|t| t["group"] == "samples");
     assert!(!samples.is_empty() && !hidden.is_empty(), "{doc}");
+    for test in &samples {
+        // A sample shows its input, expected answer and output side by side: the program
+        // printed its input.
+        let shown = &test["shown"];
+        assert_eq!(shown["output"], shown["input"], "{test}");
+        assert!(
+            ["First\n", "Second\n"].contains(&shown["expected"].as_str().unwrap()),
+            "{test}"
+        );
+        assert!(!shown["input"].as_str().unwrap().is_empty(), "{test}");
+    }
+    for test in &hidden {
+        assert!(test.get("shown").is_none(), "{test}");
+    }
     for test in samples {
         // In plain words, with the expected answer and what was read.
         let message = test["message"].as_str().unwrap();

@@ -176,6 +176,7 @@ impl World {
                 wall_ms: 1,
                 memory_kib: 1024,
                 message: Some("line 1 is wrong".into()),
+                shown: None,
             };
             assert!(
                 store
