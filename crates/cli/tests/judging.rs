@@ -126,6 +126,43 @@ fn stopping_at_the_first_failure_skips_the_rest_of_the_subtask() {
     let subtasks = doc["subtasks"].as_array().unwrap();
     assert_eq!(subtasks.len(), 2);
     assert!(subtasks.iter().all(|s| s["verdict"] == "runtime_error"));
+    // Named as the statement lists them, beside the name the tests' groups carry, with the
+    // first failing test (the first: it crashes on every input).
+    let named: Vec<_> = subtasks
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["label"].as_str().unwrap(),
+                &s["failed_at"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("small", "Subtask 1 (30 points)", &serde_json::json!(1)),
+            ("full", "Subtask 2 (70 points)", &serde_json::json!(1))
+        ]
+    );
+    // The table says the same.
+    let out = grundy(
+        &[
+            "judge",
+            "--problem",
+            "stones",
+            "--cache-dir",
+            cache_dir().to_str().unwrap(),
+            programs()
+                .join("solutions/stones/crash.cpp")
+                .to_str()
+                .unwrap(),
+        ],
+        b"",
+    );
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("Subtask 1 (30 points)"), "{printed}");
+    assert!(printed.contains("0/70, failed at test 1"), "{printed}");
 }
 
 #[test]

@@ -579,7 +579,7 @@ impl Judge {
                     input_visible,
                 )?
             };
-            scorer.record(test.group, result.verdict);
+            scorer.record(test.group, result.name.index, result.verdict);
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
             // A subtask is complete at its last test.
@@ -605,7 +605,7 @@ impl Judge {
                 fs::write(&answer, &instance.answer)?;
                 // A personal instance is the student's own to see.
                 let result = self.run_test(problem, &program, &input, &answer, name, true)?;
-                scorer.record(Group::Personal, result.verdict);
+                scorer.record(Group::Personal, result.name.index, result.verdict);
                 on_event(&Event::Test(result.clone()));
                 judgement.tests.push(result);
             }
@@ -889,7 +889,11 @@ impl Judge {
                     output: answer.map(|a| cut(a)).unwrap_or_default(),
                 });
             }
-            scorer.record(Group::of_instance(instance), result.verdict);
+            scorer.record(
+                Group::of_instance(instance),
+                result.name.index,
+                result.verdict,
+            );
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
         }
