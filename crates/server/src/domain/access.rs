@@ -192,6 +192,17 @@ pub async fn feedback_for(
         .map_or(Feedback::Tests, |a| a.spec.feedback))
 }
 
+/// Whether `viewer`, shown a test's data, may see it: a public sample's from the `tests` level
+/// on (its input and answer are in the statement, the output is the viewer's own program's);
+/// anything else the judge kept (the student's own instances, answered or run) at `inputs`.
+pub fn sees_test_data(feedback: Feedback, public: bool) -> bool {
+    match feedback {
+        Feedback::Verdict => false,
+        Feedback::Tests => public,
+        Feedback::Inputs => true,
+    }
+}
+
 /// Whether `user` teaches the course of assignment `id`.
 pub async fn teaches_assignment(domain: &Domain, user: &User, id: i64) -> Result<bool> {
     let Some(found) = domain.store.assignment(id).await? else {
@@ -441,6 +452,14 @@ mod tests {
         assert!(owns(&user(1, Role::Admin), None));
         assert!(!owns(&user(2, Role::Teacher), Some(9)));
         assert!(owns(&user(2, Role::Teacher), Some(2)));
+    }
+
+    #[test]
+    fn samples_show_their_data_from_the_tests_level_and_the_rest_at_inputs() {
+        assert!(!sees_test_data(Feedback::Verdict, true));
+        assert!(sees_test_data(Feedback::Tests, true));
+        assert!(!sees_test_data(Feedback::Tests, false));
+        assert!(sees_test_data(Feedback::Inputs, false));
     }
 
     #[test]

@@ -2,21 +2,25 @@
 //! and what a follower of judging needs.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use grundy_judge::Verdict;
-use grundy_judge::naming::{self, TestName};
+use grundy_judge::naming::{self, Group, TestName};
+use grundy_judge::{Scorer, SubtaskResult, Verdict};
 use grundy_problems::Problem;
-use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionQuery, TestRow, User};
+use grundy_store::{
+    Feedback, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, User,
+};
 
 use super::assignments::{self, Window};
 use super::problems::{self, Drawn, find, practice_seed};
 use super::{Domain, Error, Result, access};
 use crate::clock::when;
+use crate::registry::Entry;
 
 /// At most this many answers in one submission.
 pub const MAX_ANSWERS: usize = 1000;
-/// Larger inputs are left out of what a student is shown (the built-in games' largest are a few
-/// hundred KiB).
+/// Larger inputs are left out of what a student is shown, as too large (the built-in games'
+/// largest are megabytes).
 const MAX_SHOWN_INPUT: usize = 4 << 20;
 
 /// Something to judge, for a problem, perhaps for an assignment.
@@ -278,11 +282,50 @@ pub async fn list(domain: &Domain, viewer: &User, filter: &Filter) -> Result<Vec
 /// One test as the viewer sees it.
 #[derive(Debug, Clone)]
 pub struct ShownTest {
+    /// The stored result, without the data the judge kept ([`TestRow::shown`]): what of it the
+    /// viewer sees is in the fields below.
     pub row: TestRow,
-    /// A failed personal instance's input and expected answer, when the feedback level shows
-    /// them (they are the student's own: nobody else has these inputs).
+    /// The test's input and expected answer, when the viewer may see them: a sample's, the
+    /// student's own instance's.
     pub input: Option<String>,
     pub expected: Option<String>,
+    /// What the program printed (or the answer typed), on a failed test whose data the viewer
+    /// may see; never on a hidden test, whatever the level.
+    pub output: Option<String>,
+    /// The viewer may see the test's input and expected answer, but they are too large to show.
+    pub too_large: bool,
+}
+
+impl ShownTest {
+    /// A stored result as `feedback` shows it to someone who may see `submission`'s tests: the
+    /// data the judge kept, where the level shows it (see [`access::sees_test_data`]).
+    pub fn of(submission: &Submission, feedback: Feedback, mut row: TestRow) -> ShownTest {
+        let kept = row.shown.take();
+        let group = row.name.group.as_str();
+        let public = group == naming::SAMPLES_GROUP;
+        // The judge keeps data only where it is the student's to see; a program's other rows
+        // are hidden tests whatever they hold.
+        let own = match submission.kind {
+            SubmissionKind::Answers => true,
+            SubmissionKind::Program => public || group == naming::PERSONAL_GROUP,
+        };
+        let kept = kept.filter(|_| own && access::sees_test_data(feedback, public));
+        let (input, expected, output) = match kept {
+            Some(shown) => (Some(shown.input), Some(shown.expected), Some(shown.output)),
+            None => (None, None, None),
+        };
+        ShownTest {
+            row,
+            input,
+            expected,
+            output,
+            too_large: false,
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.row.verdict.is_failure()
+    }
 }
 
 /// A submission as its viewer may see it.
@@ -295,6 +338,8 @@ pub struct Detail {
     pub feedback: Feedback,
     /// Empty for `verdict` feedback.
     pub tests: Vec<ShownTest>,
+    /// Each subtask's result, labelled as the statement lists it (see [`subtasks`]).
+    pub subtasks: Vec<SubtaskResult>,
     /// The program, or the answers as JSON.
     pub source: String,
 }
@@ -303,6 +348,7 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
     let submission = visible(domain, viewer, id).await?;
     let feedback = access::feedback_for(domain, viewer, &submission).await?;
     let rows = domain.store.test_results(id).await?;
+    let subtasks = subtasks(domain, &submission, feedback, &rows);
     let tests = shown_tests(domain, &submission, feedback, rows).await?;
     let source = domain
         .store
@@ -323,13 +369,55 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
         author,
         feedback,
         tests,
+        subtasks,
         source: String::from_utf8_lossy(&source).into_owned(),
     })
 }
 
-/// Test rows as `feedback` allows: none for `verdict`; with `inputs`, a failed personal
-/// instance also carries its input and expected answer (drawn again from the stored seed, when
-/// the problem is still at the version that judged it).
+/// The problem as it judged `submission`, if it is still at that version.
+fn judged_at_current_version(domain: &Domain, submission: &Submission) -> Option<Arc<Entry>> {
+    let entry = find(domain, &submission.problem).ok()?;
+    (submission.problem_version == Some(i64::from(entry.problem.spec.version))).then_some(entry)
+}
+
+/// Each subtask's result as `rows` give it, labelled as the statement lists it (`Subtask 1 (30
+/// points): 0/30, failed at test 3`): for a judged submission whose problem is still at the
+/// version that judged it (its subtasks may differ otherwise), and not at the `verdict` level,
+/// which keeps back which tests failed. Scored as the judge scores (see
+/// [`grundy_judge::scoring`]).
+pub fn subtasks(
+    domain: &Domain,
+    submission: &Submission,
+    feedback: Feedback,
+    rows: &[TestRow],
+) -> Vec<SubtaskResult> {
+    if feedback == Feedback::Verdict
+        || submission.status != SubmissionStatus::Done
+        || rows.is_empty()
+    {
+        return Vec::new();
+    }
+    let Some(entry) = judged_at_current_version(domain, submission) else {
+        return Vec::new();
+    };
+    let problem = &entry.problem;
+    let personal = submission.kind == SubmissionKind::Program && submission.instance_seed.is_some();
+    let mut scorer = Scorer::new(problem);
+    for row in rows {
+        let Some(group) = Group::named(problem, &row.name.group, personal) else {
+            // Results the problem cannot place: nothing to total.
+            return Vec::new();
+        };
+        scorer.record(group, row.name.index, row.verdict);
+    }
+    scorer.subtasks()
+}
+
+/// Test rows as `feedback` allows: none for `verdict`; the data the judge kept where the level
+/// shows it ([`ShownTest::of`]); and at `inputs`, while the problem is at the version that
+/// judged, a failing instance of the student's own in full (drawn again from the stored seed;
+/// they are the student's own: nobody else has these inputs). An input over
+/// [`MAX_SHOWN_INPUT`] is too large to show.
 async fn shown_tests(
     domain: &Domain,
     submission: &Submission,
@@ -341,30 +429,22 @@ async fn shown_tests(
     }
     let mut shown: Vec<ShownTest> = rows
         .into_iter()
-        .map(|row| ShownTest {
-            row,
-            input: None,
-            expected: None,
-        })
+        .map(|row| ShownTest::of(submission, feedback, row))
         .collect();
-    let failed = |t: &ShownTest| t.row.verdict.is_failure();
     let Some(seed) = submission.instance_seed else {
         return Ok(shown);
     };
-    if feedback < Feedback::Inputs || !shown.iter().any(failed) {
+    if feedback < Feedback::Inputs || !shown.iter().any(ShownTest::failed) {
         return Ok(shown);
     }
-    let Ok(entry) = find(domain, &submission.problem) else {
+    let Some(entry) = judged_at_current_version(domain, submission) else {
         return Ok(shown);
     };
     let problem = entry.problem.clone();
-    if submission.problem_version != Some(i64::from(problem.spec.version))
-        || (submission.kind == SubmissionKind::Program
-            && naming::personal_group_is_ambiguous(&problem))
-    {
+    let kind = submission.kind;
+    if kind == SubmissionKind::Program && naming::personal_group_is_ambiguous(&problem) {
         return Ok(shown);
     }
-    let kind = submission.kind;
     let instances = tokio::task::spawn_blocking(move || {
         let drawn = problems::instances(&problem, seed as u64);
         let named = match kind {
@@ -378,12 +458,14 @@ async fn shown_tests(
     })
     .await
     .map_err(|e| super::error::thread("drawing instances", e))?;
-    for test in shown.iter_mut().filter(|t| failed(t)) {
-        if let Some((input, answer)) = instances.get(&test.row.name)
-            && input.len() <= MAX_SHOWN_INPUT
-        {
-            test.input = Some(input.clone());
-            test.expected = Some(answer.clone());
+    for test in shown.iter_mut().filter(|t| t.failed()) {
+        if let Some((input, answer)) = instances.get(&test.row.name) {
+            if input.len() <= MAX_SHOWN_INPUT {
+                test.input = Some(input.clone());
+                test.expected = Some(answer.clone());
+            } else {
+                test.too_large = true;
+            }
         }
     }
     Ok(shown)
@@ -414,17 +496,34 @@ pub async fn answer_sheet(
 #[derive(Debug, Clone, Copy)]
 pub struct Following {
     pub id: i64,
-    /// Per-test results are not theirs to see (`verdict` feedback).
-    pub hide_tests: bool,
+    /// How much they are told of the tests.
+    pub feedback: Feedback,
 }
 
 pub async fn follow(domain: &Domain, viewer: &User, id: i64) -> Result<Following> {
     let submission = visible(domain, viewer, id).await?;
-    let hide_tests = access::feedback_for(domain, viewer, &submission).await? == Feedback::Verdict;
-    Ok(Following { id, hide_tests })
+    let feedback = access::feedback_for(domain, viewer, &submission).await?;
+    Ok(Following { id, feedback })
 }
 
 impl Following {
+    /// A test's result as they may be sent it as it is judged (the data the judge kept where
+    /// their level shows it; hidden tests' inputs wait for the finished page); `None` at the
+    /// `verdict` level.
+    pub fn test(&self, submission: &Submission, row: TestRow) -> Option<ShownTest> {
+        (self.feedback != Feedback::Verdict).then(|| ShownTest::of(submission, self.feedback, row))
+    }
+
+    /// The subtasks of a finished submission, as [`subtasks`] gives them.
+    pub fn subtasks(
+        &self,
+        domain: &Domain,
+        submission: &Submission,
+        rows: &[TestRow],
+    ) -> Vec<SubtaskResult> {
+        subtasks(domain, submission, self.feedback, rows)
+    }
+
     /// The submission and its test results as of one attempt: the two are read apart, so they
     /// are read again when a worker started another attempt in between (its results would
     /// otherwise be sent as the old attempt's). `None` when the submission is gone or the store

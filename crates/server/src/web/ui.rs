@@ -160,6 +160,10 @@ pub struct Ui {
     pub personal_tests_on: &'static str,
     pub for_assignment: &'static str,
     pub verdict_only: &'static str,
+    pub subtasks: &'static str,
+    pub failed_tests: &'static str,
+    pub program_output: &'static str,
+    pub too_large: &'static str,
 }
 
 impl Ui {
@@ -179,6 +183,16 @@ impl Ui {
         match scoring.borrow() {
             Scoring::Best => self.scoring_best,
             Scoring::Last => self.scoring_last,
+        }
+    }
+
+    /// The heading over what was judged beside the input and the expected answer: the
+    /// program's output, or the answer typed.
+    pub fn your_output(&self, is_answers: impl Borrow<bool>) -> &'static str {
+        if *is_answers.borrow() {
+            self.your_answer
+        } else {
+            self.program_output
         }
     }
 
@@ -391,6 +405,10 @@ static ENGLISH: Ui = Ui {
     personal_tests: "Also run programs on each student's own instances (no points; their failing inputs can be shown)",
     for_assignment: "For the assignment",
     verdict_only: "For this assignment your teacher shows the verdict and score only.",
+    subtasks: "Subtasks",
+    failed_tests: "Failed tests",
+    program_output: "Your program's output",
+    too_large: "The input is too large to show.",
 };
 
 #[cfg(test)]
