@@ -1,6 +1,9 @@
 //! What a student is shown of a program's failed tests, through the API and the submission page,
 //! on SQLite and PostgreSQL: a failing sample's input, expected answer and output side by side
-//! (samples are public), never a hidden test's, and the subtasks as the statement lists them.
+//! (samples are public), the subtasks as the statement lists them, and at the `inputs` level the
+//! failing hidden tests' inputs with their expected answers, except where they are not the
+//! assignment's teachers' to give away (a package owned by someone who does not teach the
+//! course), tried from the side of the student who must not see them.
 //!
 //! Judging is done by the test itself through the store's queue, with results as a worker would
 //! write them (the judge's own side of this is tested in `crates/judge` and
@@ -11,7 +14,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 mod common;
 
-use common::{Postgres, Server};
+use common::{Postgres, Server, zip_of};
 use grundy_judge::{Shown, TestName, Verdict};
 use grundy_problems::Catalogue;
 use grundy_server::domain::accounts;
@@ -24,6 +27,11 @@ use serde_json::{Value, json};
 /// 2026-09-01T00:00:00Z.
 const T0: i64 = 1_788_220_800_000;
 const DAY: i64 = 24 * 3_600_000;
+
+/// The hidden test of the uploaded package: nobody outside its owner's courses may read it
+/// through a submission.
+const SECRET_INPUT: &str = "31415\n";
+const SECRET_ANSWER: &str = "Second\n";
 
 struct Person {
     token: String,
@@ -152,9 +160,34 @@ async fn feedback(store: Store) {
     let catalogue = Catalogue::builtin().unwrap();
     let stones = catalogue.get("stones").unwrap();
     let tom = person(&server, "tom", Role::Teacher).await;
+    let bob = person(&server, "bob", Role::Teacher).await;
+    let root = person(&server, "root", Role::Admin).await;
     let sue = person(&server, "sue", Role::Student).await;
 
-    // Tom sets Stones in his course, at the `inputs` level.
+    // Bob publishes a package; Tom, who does not own it, sets it in his course with Stones and
+    // the DAG game, at the `inputs` level.
+    let pebbles = zip_of(&[
+        ("pebbles/problem.yaml", "name: Pebbles\n"),
+        (
+            "pebbles/statement/problem.en.md",
+            "# Pebbles\n\nTake pebbles.\n",
+        ),
+        ("pebbles/data/sample/1.in", "3\n"),
+        ("pebbles/data/sample/1.ans", "First\n"),
+        ("pebbles/data/secret/a.in", SECRET_INPUT),
+        ("pebbles/data/secret/a.ans", SECRET_ANSWER),
+    ]);
+    let uploaded = server
+        .client
+        .post(format!("{}/api/v1/problems", server.url))
+        .bearer_auth(&bob.token)
+        .header("content-type", "application/zip")
+        .body(pebbles)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.status(), 201, "{}", uploaded.text().await.unwrap());
+    post(&server, "/api/v1/problems/pebbles/publish", &bob, json!({})).await;
     let course = post(
         &server,
         "/api/v1/courses",
@@ -167,7 +200,7 @@ async fn feedback(store: Store) {
     post(&server, &members, &tom, json!({ "names": ["sue"] })).await;
     let assignment = json!({
         "title": "Week 1", "opens_at": T0, "due_at": T0 + 7 * DAY, "closes_at": T0 + 8 * DAY,
-        "feedback": "inputs", "problems": ["stones"],
+        "feedback": "inputs", "problems": ["stones", "pebbles", "dag-game"],
     });
     let made = post(
         &server,
@@ -227,8 +260,19 @@ async fn feedback(store: Store) {
         )
     );
     assert_eq!(data(test(&doc, "samples", 1)), (None, None, None, false));
-    // The failing hidden test shows nothing of its data.
-    assert_eq!(data(test(&doc, "small", 3)), (None, None, None, false));
+    // The failing hidden test of a built-in problem: its input and expected answer, generated
+    // again from the problem's seed; never her program's output on it.
+    let third = stones.generate_test(1, 3).unwrap();
+    assert_eq!(
+        data(test(&doc, "small", 3)),
+        (
+            Some(third.input.as_str()),
+            Some(third.answer.as_str()),
+            None,
+            false
+        )
+    );
+    assert_eq!(data(test(&doc, "small", 2)), (None, None, None, false));
     // The subtasks as the statement lists them.
     let summaries: Vec<&str> = doc["subtasks"]
         .as_array()
@@ -263,6 +307,7 @@ async fn feedback(store: Store) {
     let html = page(&server, in_week, &sue).await;
     assert!(html.contains("id=\"failed-1\""), "{html}");
     assert!(html.contains("<pre class=\"shown-output\">Nobody\n</pre>"));
+    assert!(html.contains(&format!("<pre class=\"shown-input\">{}</pre>", third.input)));
     assert!(html.contains("Subtask 1 (30 points): 0/30, failed at test 3"));
     assert!(
         html.contains("Subtask 1 #3"),
@@ -336,6 +381,98 @@ async fn feedback(store: Store) {
     assert_eq!(data(test(&doc, "small", 3)), (None, None, None, false));
     clock.store(T0 + DAY, Ordering::SeqCst);
 
+    // Bob's package in Tom's course: Bob does not teach it, so its hidden test stays hidden
+    // from Sue, whatever Tom's level; the public sample does not.
+    let in_pebbles = post(
+        &server,
+        "/api/v1/submissions",
+        &sue,
+        program("pebbles", Some(week)),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let pebble_rows = [
+        TestRow {
+            shown: Some(Shown {
+                input: "3\n".into(),
+                expected: "First\n".into(),
+                output: "Second\n".into(),
+            }),
+            ..row(0, "samples", 1, Verdict::WrongAnswer)
+        },
+        row(1, "secret", 1, Verdict::WrongAnswer),
+    ];
+    judge(&server, in_pebbles, &pebble_rows, 0).await;
+    let refused = detail(&server, in_pebbles, &sue).await;
+    assert_eq!(refused["feedback"], "inputs");
+    assert_eq!(
+        data(test(&refused, "secret", 1)),
+        (None, None, None, false),
+        "{refused}"
+    );
+    assert_eq!(data(test(&refused, "samples", 1)).0, Some("3\n"));
+    let html = page(&server, in_pebbles, &sue).await;
+    assert!(
+        !html.contains("31415"),
+        "the page shows the package's hidden test"
+    );
+    assert!(html.contains("<pre class=\"shown-input\">3\n</pre>"));
+    // Nor does Tom, who teaches the course but does not own the package, read it through her
+    // submission; an admin, who owns everything, does.
+    let toms = detail(&server, in_pebbles, &tom).await;
+    assert_eq!(data(test(&toms, "secret", 1)).0, None);
+    let roots = detail(&server, in_pebbles, &root).await;
+    assert_eq!(
+        data(test(&roots, "secret", 1)),
+        (Some(SECRET_INPUT), Some(SECRET_ANSWER), None, false)
+    );
+    // Once Bob co-teaches the course, showing it is his course's choice too.
+    post(
+        &server,
+        &members,
+        &tom,
+        json!({ "names": ["bob"], "role": "teacher" }),
+    )
+    .await;
+    let shown = detail(&server, in_pebbles, &sue).await;
+    assert_eq!(
+        data(test(&shown, "secret", 1)),
+        (Some(SECRET_INPUT), Some(SECRET_ANSWER), None, false)
+    );
+
+    // A failing input too large to show is said to be.
+    let dag = catalogue.get("dag-game").unwrap();
+    let (big_subtask, big_index) = dag
+        .spec
+        .subtasks
+        .iter()
+        .enumerate()
+        .flat_map(|(s, subtask)| (1..=subtask.tests).map(move |i| (s + 1, i)))
+        .find(|&(s, i)| dag.generate_test(s, i).unwrap().input.len() > 4 << 20)
+        .expect("the DAG game has a test over 4 MiB");
+    let big_group = dag.spec.subtasks[big_subtask - 1].name.clone();
+    let in_dag = post(
+        &server,
+        "/api/v1/submissions",
+        &sue,
+        program("dag-game", Some(week)),
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let dag_rows = [row(0, &big_group, big_index as u32, Verdict::TimeLimit)];
+    judge(&server, in_dag, &dag_rows, 0).await;
+    let doc = detail(&server, in_dag, &sue).await;
+    assert_eq!(
+        data(test(&doc, &big_group, big_index as u32)),
+        (None, None, None, true)
+    );
+    assert!(
+        page(&server, in_dag, &sue)
+            .await
+            .contains("The input is too large to show.")
+    );
     server.stop().await;
 }
 

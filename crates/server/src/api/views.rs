@@ -57,7 +57,7 @@ wire_enum!(
 );
 wire_enum!(
     /// What a student is shown of the tests: the verdict only, each test's result, or also
-    /// their failing personal instances.
+    /// the inputs and expected answers of the failing ones.
     FeedbackName => Feedback { Verdict, Tests, Inputs }
 );
 wire_enum!(
@@ -323,8 +323,10 @@ pub struct TestView {
     /// it may quote the expected answer and the output; otherwise it names places only.
     pub message: Option<String>,
     /// A failed test's input and expected answer, where the caller may see them: a sample's
-    /// (public), and the student's own instance's at the `inputs` feedback level. Cut to a few
-    /// KiB unless drawn again in full at `inputs`. Absent otherwise (never null).
+    /// (public), the student's own instance's at the `inputs` feedback level, and at that level
+    /// a failing hidden test's, when the problem's hidden tests may be shown (built in, or its
+    /// owner teaches the assignment's course). A sample's or an instance's are cut to a few KiB
+    /// unless drawn again in full at `inputs`. Absent otherwise (never null).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub input: Option<String>,
@@ -337,7 +339,7 @@ pub struct TestView {
     #[schema(nullable = false)]
     pub output: Option<String>,
     /// The caller may see this failed test's input and expected answer, but they are too large
-    /// to show (over 4 MiB).
+    /// to show (over 4 MiB, or too much together).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub too_large_to_show: bool,
 }

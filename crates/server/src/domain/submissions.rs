@@ -286,7 +286,8 @@ pub struct ShownTest {
     /// viewer sees is in the fields below.
     pub row: TestRow,
     /// The test's input and expected answer, when the viewer may see them: a sample's, the
-    /// student's own instance's.
+    /// student's own instance's, and at the `inputs` level a failing hidden test's (see
+    /// [`access::reveals_hidden_tests`]).
     pub input: Option<String>,
     pub expected: Option<String>,
     /// What the program printed (or the answer typed), on a failed test whose data the viewer
@@ -349,7 +350,7 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
     let feedback = access::feedback_for(domain, viewer, &submission).await?;
     let rows = domain.store.test_results(id).await?;
     let subtasks = subtasks(domain, &submission, feedback, &rows);
-    let tests = shown_tests(domain, &submission, feedback, rows).await?;
+    let tests = shown_tests(domain, viewer, &submission, feedback, rows).await?;
     let source = domain
         .store
         .submission_source(id)
@@ -415,11 +416,13 @@ pub fn subtasks(
 
 /// Test rows as `feedback` allows: none for `verdict`; the data the judge kept where the level
 /// shows it ([`ShownTest::of`]); and at `inputs`, while the problem is at the version that
-/// judged, a failing instance of the student's own in full (drawn again from the stored seed;
-/// they are the student's own: nobody else has these inputs). An input over
-/// [`MAX_SHOWN_INPUT`] is too large to show.
+/// judged, each failing test's input and expected answer in full: the student's own instances
+/// (drawn again from the stored seed) and the problem's hidden tests where they may be revealed
+/// (generated again, or read from the package; see [`access::reveals_hidden_tests`]). An input
+/// over [`MAX_SHOWN_INPUT`], or past [`MAX_REGENERATED`] of them together, is too large to show.
 async fn shown_tests(
     domain: &Domain,
+    viewer: &User,
     submission: &Submission,
     feedback: Feedback,
     rows: Vec<TestRow>,
@@ -431,44 +434,101 @@ async fn shown_tests(
         .into_iter()
         .map(|row| ShownTest::of(submission, feedback, row))
         .collect();
-    let Some(seed) = submission.instance_seed else {
-        return Ok(shown);
-    };
     if feedback < Feedback::Inputs || !shown.iter().any(ShownTest::failed) {
         return Ok(shown);
     }
     let Some(entry) = judged_at_current_version(domain, submission) else {
         return Ok(shown);
     };
+    let hidden = submission.kind == SubmissionKind::Program
+        && access::reveals_hidden_tests(domain, viewer, submission, &entry).await?;
+    let wanted: Vec<TestName> = shown
+        .iter()
+        .filter(|t| t.failed())
+        .map(|t| t.row.name.clone())
+        .collect();
+    let (kind, seed) = (submission.kind, submission.instance_seed);
     let problem = entry.problem.clone();
-    let kind = submission.kind;
-    if kind == SubmissionKind::Program && naming::personal_group_is_ambiguous(&problem) {
-        return Ok(shown);
-    }
-    let instances = tokio::task::spawn_blocking(move || {
-        let drawn = problems::instances(&problem, seed as u64);
-        let named = match kind {
-            SubmissionKind::Answers => naming::answer_tests(&problem, &drawn),
-            SubmissionKind::Program => naming::personal_tests(&drawn),
-        };
-        named
-            .into_iter()
-            .map(|(name, i)| (name, (i.input.clone(), i.answer.clone())))
-            .collect::<BTreeMap<TestName, (String, String)>>()
-    })
-    .await
-    .map_err(|e| super::error::thread("drawing instances", e))?;
-    for test in shown.iter_mut().filter(|t| t.failed()) {
-        if let Some((input, answer)) = instances.get(&test.row.name) {
-            if input.len() <= MAX_SHOWN_INPUT {
+    let found =
+        tokio::task::spawn_blocking(move || failing_tests(&problem, kind, seed, hidden, &wanted))
+            .await
+            .map_err(|e| super::error::thread("drawing the failing tests again", e))?;
+    for test in shown.iter_mut() {
+        match found.get(&test.row.name) {
+            Some(Some((input, expected))) => {
                 test.input = Some(input.clone());
-                test.expected = Some(answer.clone());
-            } else {
-                test.too_large = true;
+                test.expected = Some(expected.clone());
             }
+            Some(None) => test.too_large = true,
+            None => {}
         }
     }
     Ok(shown)
+}
+
+/// At most this much input is regenerated for one view of a submission (the largest tests of
+/// the built-in games are megabytes: a program failing them all would otherwise have them all
+/// generated for every look).
+const MAX_REGENERATED: usize = 16 << 20;
+
+/// The input and expected answer of each test in `wanted` that `problem` can give again: the
+/// student's own instances of `seed` (as `kind` named them), and with `hidden` the problem's
+/// tests. `None` for one too large to show.
+fn failing_tests(
+    problem: &Problem,
+    kind: SubmissionKind,
+    seed: Option<i64>,
+    hidden: bool,
+    wanted: &[TestName],
+) -> BTreeMap<TestName, Option<(String, String)>> {
+    let mut gathered = Gathered {
+        found: BTreeMap::new(),
+        budget: MAX_REGENERATED,
+    };
+    let personal = kind == SubmissionKind::Program && seed.is_some();
+    if let Some(seed) = seed
+        && !(personal && naming::personal_group_is_ambiguous(problem))
+    {
+        let drawn = problems::instances(problem, seed as u64);
+        let named = match kind {
+            SubmissionKind::Answers => naming::answer_tests(problem, &drawn),
+            SubmissionKind::Program => naming::personal_tests(&drawn),
+        };
+        for (name, instance) in named {
+            if wanted.contains(&name) {
+                gathered.keep(&name, instance.input.clone(), instance.answer.clone());
+            }
+        }
+    }
+    if hidden && kind == SubmissionKind::Program {
+        for name in wanted {
+            let Some(Group::Subtask(s)) = Group::named(problem, &name.group, personal) else {
+                continue;
+            };
+            if gathered.budget == 0 {
+                gathered.found.insert(name.clone(), None);
+            } else if let Some(test) = problem.generate_test(s, name.index as usize) {
+                gathered.keep(name, test.input, test.answer);
+            }
+        }
+    }
+    gathered.found
+}
+
+/// Tests found again, and how much more may be.
+struct Gathered {
+    found: BTreeMap<TestName, Option<(String, String)>>,
+    budget: usize,
+}
+
+impl Gathered {
+    fn keep(&mut self, name: &TestName, input: String, answer: String) {
+        let size = input.len() + answer.len();
+        let fits = input.len() <= MAX_SHOWN_INPUT && size <= self.budget;
+        self.budget = self.budget.saturating_sub(size);
+        self.found
+            .insert(name.clone(), fits.then_some((input, answer)));
+    }
 }
 
 /// The instances the caller answers on the answer page: their own draw in an assignment, else

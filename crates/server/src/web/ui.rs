@@ -377,7 +377,7 @@ static ENGLISH: Ui = Ui {
     feedback: "Feedback to students",
     feedback_verdict: "verdict and score only",
     feedback_tests: "per-test verdicts",
-    feedback_inputs: "per-test verdicts and their own failing inputs with expected answers (in answer mode a student can copy those: regenerate their draw, or prefer programs)",
+    feedback_inputs: "per-test verdicts and the failing tests' inputs with expected answers (hidden tests of a teacher's problem only when its owner teaches this course; in answer mode a student can copy the answers: regenerate their draw, or prefer programs)",
     choose_several: "(Ctrl/⌘-click to choose several)",
     course: "Course",
     your_extension: "You have an extension",
