@@ -63,20 +63,27 @@ function follow(section) {
     row.dataset.position = test.position;
     row.dataset.live = "true";
     row.className = "v-" + test.verdict;
+    const name = cell(testName(test));
     row.append(
-      cell(testName(test)),
+      name,
       cell(label(test.verdict), "verdict"),
       cell(`${test.cpu_ms} ms`),
       cell(`${(test.memory_kib / 1024).toFixed(1)} MiB`),
       cell(test.message ?? ""),
     );
     rows.append(row);
-    showData(test);
+    if (showData(test)) {
+      // The row leads to its data, as on the finished page.
+      const link = document.createElement("a");
+      link.href = `#failed-${test.position}`;
+      link.textContent = name.textContent;
+      name.replaceChildren(link);
+    }
   });
   // A failed test whose data may be seen: its input, expected answer and output below the table.
   const showData = (test) => {
     const parts = { "shown-input": test.input, "shown-expected": test.expected, "shown-output": test.output };
-    if (!template || !failedList || Object.values(parts).every((p) => p == null)) return;
+    if (!template || !failedList || Object.values(parts).every((p) => p == null)) return false;
     const article = template.content.firstElementChild.cloneNode(true);
     article.id = `failed-${test.position}`;
     article.dataset.position = test.position;
@@ -92,6 +99,7 @@ function follow(section) {
     }
     failedList.append(article);
     failed.hidden = false;
+    return true;
   };
   source.addEventListener("error", () => {
     // The browser retries a dropped stream by itself; a refused one (signed out, gone) is closed
