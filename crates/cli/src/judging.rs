@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::explain::Budget;
-use grundy_judge::{Caches, Event, Judge, Judgement, Languages, Options, Verdict};
+use grundy_judge::{Caches, Event, Group, Judge, Judgement, Languages, Options, Verdict};
 use grundy_problems::{Catalogue, Problem};
 use grundy_sandbox::{
     Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
@@ -267,7 +267,7 @@ pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
                     "x"
                 }
             ),
-            Event::Subtask(s) => eprintln!(" {} {}/{}", s.name, s.score, s.points),
+            Event::Subtask(s) => eprintln!(" {s}"),
         }
     };
     let judgement = judge.judge(problem, &language, &source, options, &mut progress)?;
@@ -329,9 +329,16 @@ fn print_judgement(j: &Judgement) {
         "memory KiB",
         "message",
     ]);
+    // Subtasks as the statement numbers them; samples and personal tests by their names.
+    let group = |name: &str| {
+        j.subtasks
+            .iter()
+            .position(|s| s.name == name)
+            .map_or_else(|| name.to_owned(), |s| Group::Subtask(s + 1).title())
+    };
     for t in &j.tests {
         tests.add_row(vec![
-            Cell::new(&t.name.group),
+            Cell::new(group(&t.name.group)),
             Cell::new(t.name.index),
             verdict_cell(t.verdict),
             Cell::new(t.cpu_ms),
@@ -347,9 +354,9 @@ fn print_judgement(j: &Judgement) {
         .set_header(["subtask", "verdict", "score"]);
     for s in &j.subtasks {
         subtasks.add_row(vec![
-            Cell::new(&s.name),
+            Cell::new(&s.label),
             verdict_cell(s.verdict),
-            Cell::new(format!("{}/{}", s.score, s.points)),
+            Cell::new(s.outcome()),
         ]);
     }
     println!("{subtasks}");

@@ -531,6 +531,10 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         if !table.is_empty() {
             println!("{table}");
         }
+        // Each subtask as the statement lists it: "Subtask 1 (30 points): 0/30, failed at test 3".
+        for subtask in done["subtasks"].as_array().into_iter().flatten() {
+            println!("{}", subtask["summary"].as_str().unwrap_or_default());
+        }
         let verdict = verdict_of(&done);
         println!(
             "submission {id}: {}, score {}/{}",

@@ -101,10 +101,8 @@ fn each_kind_of_wrong_solution_gets_its_verdict() {
             "crash.cpp" => assert_eq!(failing["message"], "killed by SIGSEGV"),
             "exit3.cpp" => assert_eq!(failing["message"], "exit code 3"),
             "slow.cpp" => assert_eq!(failing["message"], "cpu"),
-            _ => assert!(
-                failing["message"].as_str().unwrap().contains("expected"),
-                "{failing}"
-            ),
+            // A hidden test: its place, in plain words, and nothing of its data.
+            _ => assert_eq!(failing["message"], "line 1 is wrong", "{failing}"),
         }
     }
 }
@@ -128,6 +126,43 @@ fn stopping_at_the_first_failure_skips_the_rest_of_the_subtask() {
     let subtasks = doc["subtasks"].as_array().unwrap();
     assert_eq!(subtasks.len(), 2);
     assert!(subtasks.iter().all(|s| s["verdict"] == "runtime_error"));
+    // Named as the statement lists them, beside the name the tests' groups carry, with the
+    // first failing test (the first: it crashes on every input).
+    let named: Vec<_> = subtasks
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["label"].as_str().unwrap(),
+                &s["failed_at"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("small", "Subtask 1 (30 points)", &serde_json::json!(1)),
+            ("full", "Subtask 2 (70 points)", &serde_json::json!(1))
+        ]
+    );
+    // The table says the same.
+    let out = grundy(
+        &[
+            "judge",
+            "--problem",
+            "stones",
+            "--cache-dir",
+            cache_dir().to_str().unwrap(),
+            programs()
+                .join("solutions/stones/crash.cpp")
+                .to_str()
+                .unwrap(),
+        ],
+        b"",
+    );
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("Subtask 1 (30 points)"), "{printed}");
+    assert!(printed.contains("0/70, failed at test 1"), "{printed}");
 }
 
 #[test]
@@ -326,18 +361,29 @@ fn wrong_answers_on_hidden_tests_quote_nothing_of_the_output() {
         .filter(|t| t["verdict"] == "wrong_answer")
         .partition(|t| t["group"] == "samples");
     assert!(!samples.is_empty() && !hidden.is_empty(), "{doc}");
-    for test in samples {
+    for test in &samples {
+        // A sample shows its input, expected answer and output side by side: the program
+        // printed its input.
+        let shown = &test["shown"];
+        assert_eq!(shown["output"], shown["input"], "{test}");
         assert!(
-            test["message"].as_str().unwrap().contains("(read \""),
+            ["First\n", "Second\n"].contains(&shown["expected"].as_str().unwrap()),
             "{test}"
         );
+        assert!(!shown["input"].as_str().unwrap().is_empty(), "{test}");
+    }
+    for test in &hidden {
+        assert!(test.get("shown").is_none(), "{test}");
+    }
+    for test in samples {
+        // In plain words, with the expected answer and what was read.
+        let message = test["message"].as_str().unwrap();
+        assert!(message.starts_with("line 1, word 1: expected \""), "{test}");
+        assert!(message.contains(", read \""), "{test}");
     }
     for test in hidden {
-        // The input's first token is where the answer should be.
-        assert_eq!(
-            test["message"], "token 1: not the expected answer",
-            "{test}"
-        );
+        // The input's first word is where the answer should be.
+        assert_eq!(test["message"], "line 1, word 1 is wrong", "{test}");
     }
 }
 

@@ -114,6 +114,12 @@ async fn serve_and_submit_on_sqlite() {
     let (accepted, out) = submit(&url, &admin, "stones", "stones/wrong.cpp");
     assert!(!accepted);
     assert!(out.contains("wrong_answer, score 30/100"), "{out}");
+    // The subtasks as the statement lists them, with where the second first failed.
+    assert!(out.contains("Subtask 1 (30 points): 30/30\n"), "{out}");
+    assert!(
+        out.contains("Subtask 2 (70 points): 0/70, failed at test "),
+        "{out}"
+    );
 
     let (status, doc) = call(
         reqwest::Method::GET,

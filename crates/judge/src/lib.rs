@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compiled::CompiledCache;
 
-pub use grundy_verdict::{TestName, Verdict};
+pub use grundy_verdict::{Shown, TestName, Verdict};
 pub use languages::{Language, LanguageError, Languages};
 pub use naming::{Group, PERSONAL_GROUP};
 pub use scoring::{Scorer, SubtaskResult};
@@ -62,7 +62,15 @@ pub struct TestResult {
     pub memory_kib: u64,
     /// For the contestant: the checker's message, the exit code or signal, which limit.
     pub message: Option<String>,
+    /// A failed test whose data the contestant may see (a sample, their own instance): its
+    /// input, the expected answer and the program's output, each cut to [`SHOWN_BYTES`]. Never
+    /// on a hidden test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<Shown>,
 }
+
+/// How much of a test's input, expected answer and output a failed visible test shows.
+pub const SHOWN_BYTES: usize = 4 << 10;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Judgement {
@@ -572,7 +580,7 @@ impl Judge {
                     input_visible,
                 )?
             };
-            scorer.record(test.group, result.verdict);
+            scorer.record(test.group, result.name.index, result.verdict);
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
             // A subtask is complete at its last test.
@@ -598,7 +606,7 @@ impl Judge {
                 fs::write(&answer, &instance.answer)?;
                 // A personal instance is the student's own to see.
                 let result = self.run_test(problem, &program, &input, &answer, name, true)?;
-                scorer.record(Group::Personal, result.verdict);
+                scorer.record(Group::Personal, result.name.index, result.verdict);
                 on_event(&Event::Test(result.clone()));
                 judgement.tests.push(result);
             }
@@ -607,6 +615,7 @@ impl Judge {
         Ok(judgement)
     }
 
+    /// Runs one test and checks its output; a failed test whose data is visible shows it.
     fn run_test(
         &mut self,
         problem: &Problem,
@@ -618,11 +627,42 @@ impl Judge {
     ) -> Result<TestResult, JudgeError> {
         let output_path = self.scratch.path().join("output");
         let _ = fs::remove_file(&output_path);
+        let mut result = self.run_and_check(
+            problem,
+            program,
+            input,
+            answer,
+            &output_path,
+            name,
+            input_visible,
+        )?;
+        if input_visible && shows_data(result.verdict) {
+            result.shown = Some(Shown {
+                input: read_shown(input)?,
+                expected: read_shown(answer)?,
+                // A run stopped early may have written nothing.
+                output: read_shown(&output_path).unwrap_or_default(),
+            });
+        }
+        Ok(result)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_and_check(
+        &mut self,
+        problem: &Problem,
+        program: &Program<'_>,
+        input: &Path,
+        answer: &Path,
+        output_path: &Path,
+        name: TestName,
+        input_visible: bool,
+    ) -> Result<TestResult, JudgeError> {
         let report = self.run(
             program.language,
             program.compiled,
             Some(input),
-            Some(&output_path),
+            Some(output_path),
             program.limits,
         )?;
         let mut result = TestResult {
@@ -650,7 +690,7 @@ impl Judge {
             };
             return Ok(result);
         }
-        let output = fs::read(&output_path)?;
+        let output = fs::read(output_path)?;
         let Ok(output) = String::from_utf8(output) else {
             result.verdict = Verdict::WrongAnswer;
             result.message = Some("the output is not text (invalid UTF-8)".into());
@@ -660,7 +700,7 @@ impl Judge {
             problem,
             input,
             answer,
-            &output_path,
+            output_path,
             &output,
             program.needs_input,
         )?;
@@ -821,7 +861,8 @@ impl Judge {
         for (name, instance) in naming::answer_tests(problem, instances) {
             let _test = tracing::info_span!("test", test = %name).entered();
             let mut result = TestResult::accepted(name);
-            match answers.get(&instance.name) {
+            let answer = answers.get(&instance.name);
+            match answer {
                 None => {
                     result.verdict = Verdict::WrongAnswer;
                     result.message = Some(format!("no answer for {}", instance.name));
@@ -842,7 +883,18 @@ impl Judge {
                     apply_outcome(outcome, &mut result, true);
                 }
             }
-            scorer.record(Group::of_instance(instance), result.verdict);
+            if shows_data(result.verdict) {
+                result.shown = Some(Shown {
+                    input: cut(&instance.input),
+                    expected: cut(&instance.answer),
+                    output: answer.map(|a| cut(a)).unwrap_or_default(),
+                });
+            }
+            scorer.record(
+                Group::of_instance(instance),
+                result.name.index,
+                result.verdict,
+            );
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
         }
@@ -872,6 +924,7 @@ impl TestResult {
             wall_ms: 0,
             memory_kib: 0,
             message: None,
+            shown: None,
         }
     }
 
@@ -945,6 +998,43 @@ fn apply_outcome(outcome: CheckOutcome, result: &mut TestResult, input_visible: 
     }
 }
 
+/// Whether a failed test shows its data (where it may): not when the judge failed, since the
+/// run says nothing about the program then.
+fn shows_data(verdict: Verdict) -> bool {
+    verdict.is_failure() && verdict != Verdict::InternalError
+}
+
+/// The start of `text`, at most [`SHOWN_BYTES`], marked where it was cut.
+fn cut(text: &str) -> String {
+    truncate(text.to_owned(), SHOWN_BYTES)
+}
+
+/// The start of the file at `path` as [`cut`] gives it, reading no more than that: inputs and
+/// outputs may be megabytes.
+fn read_shown(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(SHOWN_BYTES + 4);
+    fs::File::open(path)?
+        .take(SHOWN_BYTES as u64 + 4)
+        .read_to_end(&mut head)?;
+    let whole = head.len() <= SHOWN_BYTES;
+    // A character cut by the read is dropped with the rest.
+    let mut text = String::from_utf8_lossy(&head).into_owned();
+    if whole {
+        return Ok(text);
+    }
+    let mut at = SHOWN_BYTES.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.truncate(at);
+    text.push_str(TRUNCATED);
+    Ok(text)
+}
+
+/// What ends a text that was cut.
+const TRUNCATED: &str = "\n… (truncated)";
+
 fn truncate(mut text: String, max: usize) -> String {
     if text.len() > max {
         let mut cut = max;
@@ -952,7 +1042,7 @@ fn truncate(mut text: String, max: usize) -> String {
             cut -= 1;
         }
         text.truncate(cut);
-        text.push_str("\n… (truncated)");
+        text.push_str(TRUNCATED);
     }
     text
 }
@@ -983,6 +1073,30 @@ mod tests {
         assert!(cut.ends_with("(truncated)"));
         assert!(cut.len() < 8300);
         assert_eq!(truncate("short".into(), 10), "short");
+    }
+
+    #[test]
+    fn shown_data_is_cut_to_a_few_kib_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small");
+        fs::write(&small, "2 4\n2 3\n").unwrap();
+        assert_eq!(read_shown(&small).unwrap(), "2 4\n2 3\n");
+        // A file far longer than what is shown: only its start is read, cut on a character.
+        let large = dir.path().join("large");
+        fs::write(&large, format!("x{}", "é".repeat(1 << 20))).unwrap();
+        let shown = read_shown(&large).unwrap();
+        assert!(shown.ends_with("(truncated)"), "{shown:.40}");
+        assert!(shown.len() <= SHOWN_BYTES + 20);
+        assert!(shown.starts_with("xéé"));
+        assert!(!shown.contains('\u{FFFD}'), "no character is broken");
+        assert_eq!(cut(&"x".repeat(SHOWN_BYTES)), "x".repeat(SHOWN_BYTES));
+        assert!(cut(&"x".repeat(SHOWN_BYTES + 1)).ends_with("(truncated)"));
+        // Only failures the program is to blame for show anything.
+        assert!(shows_data(Verdict::WrongAnswer));
+        assert!(shows_data(Verdict::TimeLimit));
+        assert!(!shows_data(Verdict::Accepted));
+        assert!(!shows_data(Verdict::Skipped));
+        assert!(!shows_data(Verdict::InternalError));
     }
 
     #[test]

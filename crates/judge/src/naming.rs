@@ -6,6 +6,10 @@
 //! samples are `samples`, a subtask's tests carry the subtask's name, and a student's personal
 //! instances run after a program's tests are `personal`. Instances answered without a program are
 //! named like tests of their subtask, numbered in the order they were drawn.
+//!
+//! Those names are the judge's and the wire's. People read a subtask as the statements write it,
+//! by its number and points ([`subtask_label`]: `Subtask 1 (30 points)`); [`Group::title`] gives
+//! a group's name for people.
 
 use grundy_problems::{Instance, Problem};
 pub use grundy_verdict::TestName;
@@ -43,6 +47,37 @@ impl Group {
     pub fn test(self, problem: &Problem, index: usize) -> TestName {
         TestName::new(self.name(problem), index_u32(index))
     }
+
+    /// The group named `name` in `problem`'s results; `personal` says whether the results may
+    /// hold personal instances (a program's, in an assignment that runs them). `None` for a
+    /// name the problem does not have, or one that could be either group.
+    pub fn named(problem: &Problem, name: &str, personal: bool) -> Option<Group> {
+        if name == SAMPLES_GROUP {
+            return Some(Group::Samples);
+        }
+        if personal && name == PERSONAL_GROUP {
+            return (!personal_group_is_ambiguous(problem)).then_some(Group::Personal);
+        }
+        let s = problem.spec.subtasks.iter().position(|s| s.name == name)?;
+        Some(Group::Subtask(s + 1))
+    }
+
+    /// The group as people read it: `samples`, `Subtask 1` (as the statement numbers it) or
+    /// `personal`.
+    pub fn title(self) -> String {
+        match self {
+            Group::Samples => SAMPLES_GROUP.to_owned(),
+            Group::Subtask(s) => format!("Subtask {s}"),
+            Group::Personal => PERSONAL_GROUP.to_owned(),
+        }
+    }
+}
+
+/// Subtask `s` (1-based) as the statements list it: `Subtask 1 (30 points)`.
+pub fn subtask_label(problem: &Problem, s: usize) -> String {
+    let points = problem.spec.subtasks[s - 1].points;
+    let unit = if points == 1 { "point" } else { "points" };
+    format!("{} ({points} {unit})", Group::Subtask(s).title())
 }
 
 fn index_u32(index: usize) -> u32 {
@@ -106,6 +141,38 @@ mod tests {
         for (name, instance) in &named {
             assert_eq!(name.group, Group::of_instance(instance).name(problem));
         }
+    }
+
+    #[test]
+    fn subtasks_are_labelled_as_the_statements_list_them() {
+        let catalogue = grundy_problems::Catalogue::builtin().unwrap();
+        for problem in catalogue.iter() {
+            let statement = problem.statement("en").unwrap();
+            let several = problem.spec.subtasks.len() > 1;
+            for s in 1..=problem.spec.subtasks.len() {
+                let label = subtask_label(problem, s);
+                // "Subtask 1 (30 points)", or "Subtask 1 ($30$ points)" where the points are
+                // typeset; a problem of one subtask says "a single subtask worth 100 points".
+                let typeset = label
+                    .replacen('(', "($", 1)
+                    .replacen(" point", "$ point", 1);
+                assert!(
+                    !several || statement.contains(&label) || statement.contains(&typeset),
+                    "{}: the statement does not list {label:?}",
+                    problem.slug()
+                );
+            }
+        }
+        let stones = catalogue.get("stones").unwrap();
+        assert_eq!(subtask_label(stones, 1), "Subtask 1 (30 points)");
+        assert_eq!(Group::named(stones, "full", false), Some(Group::Subtask(2)));
+        assert_eq!(Group::named(stones, "samples", true), Some(Group::Samples));
+        assert_eq!(
+            Group::named(stones, "personal", true),
+            Some(Group::Personal)
+        );
+        assert_eq!(Group::named(stones, "personal", false), None);
+        assert_eq!(Group::Subtask(2).title(), "Subtask 2");
     }
 
     #[test]

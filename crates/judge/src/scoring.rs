@@ -11,21 +11,48 @@ use grundy_problems::Problem;
 use grundy_verdict::Verdict;
 use serde::Serialize;
 
-use crate::naming::Group;
+use crate::naming::{self, Group};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SubtaskResult {
+    /// The subtask's name in the problem (`small`), which tests' groups carry.
     pub name: String,
+    /// As the statement lists it: `Subtask 1 (30 points)` (see [`naming::subtask_label`]).
+    pub label: String,
     pub points: u32,
     /// `points` when every test passed, else 0.
     pub score: u32,
     pub verdict: Verdict,
+    /// The place in the subtask (from 1) of its first failing test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_at: Option<u32>,
+}
+
+impl SubtaskResult {
+    /// How it went, without its label: `30/30`, `0/30, failed at test 3`.
+    pub fn outcome(&self) -> String {
+        match self.failed_at {
+            Some(test) => format!("{}/{}, failed at test {test}", self.score, self.points),
+            None if self.verdict == Verdict::Skipped => {
+                format!("{}/{}, not judged", self.score, self.points)
+            }
+            None => format!("{}/{}", self.score, self.points),
+        }
+    }
+}
+
+/// `Subtask 1 (30 points): 0/30, failed at test 3`.
+impl std::fmt::Display for SubtaskResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.label, self.outcome())
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Tally {
     tests: usize,
-    first_failure: Option<Verdict>,
+    /// The first failing test's verdict and place.
+    first_failure: Option<(Verdict, u32)>,
 }
 
 /// The running totals of one submission.
@@ -45,8 +72,8 @@ impl<'p> Scorer<'p> {
         }
     }
 
-    /// Counts one test's verdict in its group.
-    pub fn record(&mut self, group: Group, verdict: Verdict) {
+    /// Counts the verdict of test `index` (from 1) of its group.
+    pub fn record(&mut self, group: Group, index: u32, verdict: Verdict) {
         if verdict.is_failure() {
             self.first_failure.get_or_insert(verdict);
         }
@@ -54,7 +81,7 @@ impl<'p> Scorer<'p> {
             let tally = &mut self.subtasks[s - 1];
             tally.tests += 1;
             if verdict.is_failure() {
-                tally.first_failure.get_or_insert(verdict);
+                tally.first_failure.get_or_insert((verdict, index));
             }
         }
     }
@@ -71,13 +98,14 @@ impl<'p> Scorer<'p> {
         let verdict = match tally {
             Tally { tests: 0, .. } => Verdict::Skipped,
             Tally {
-                first_failure: Some(failed),
+                first_failure: Some((failed, _)),
                 ..
             } => failed,
             Tally { .. } => Verdict::Accepted,
         };
         SubtaskResult {
             name: spec.name.clone(),
+            label: naming::subtask_label(self.problem, s),
             points: spec.points,
             score: if verdict == Verdict::Accepted {
                 spec.points
@@ -85,6 +113,7 @@ impl<'p> Scorer<'p> {
                 0
             },
             verdict,
+            failed_at: tally.first_failure.map(|(_, index)| index),
         }
     }
 
@@ -116,12 +145,12 @@ mod tests {
         with(|stones| {
             assert_eq!(stones.spec.subtasks.len(), 2);
             let mut scorer = Scorer::new(stones);
-            scorer.record(Group::Samples, Verdict::Accepted);
-            scorer.record(Group::Subtask(1), Verdict::Accepted);
-            scorer.record(Group::Subtask(1), Verdict::Skipped);
-            scorer.record(Group::Subtask(2), Verdict::Accepted);
-            scorer.record(Group::Subtask(2), Verdict::TimeLimit);
-            scorer.record(Group::Subtask(2), Verdict::WrongAnswer);
+            scorer.record(Group::Samples, 1, Verdict::Accepted);
+            scorer.record(Group::Subtask(1), 1, Verdict::Accepted);
+            scorer.record(Group::Subtask(1), 2, Verdict::Skipped);
+            scorer.record(Group::Subtask(2), 1, Verdict::Accepted);
+            scorer.record(Group::Subtask(2), 2, Verdict::TimeLimit);
+            scorer.record(Group::Subtask(2), 3, Verdict::WrongAnswer);
             let subtasks = scorer.subtasks();
             assert_eq!(subtasks[0].verdict, Verdict::Accepted);
             assert_eq!(subtasks[0].score, stones.spec.subtasks[0].points);
@@ -131,6 +160,13 @@ mod tests {
             );
             assert_eq!(scorer.verdict(), Verdict::TimeLimit);
             assert_eq!(scorer.score(), stones.spec.subtasks[0].points);
+            // Read as the statement lists the subtasks, with the first failing test.
+            assert_eq!(subtasks[0].to_string(), "Subtask 1 (30 points): 30/30");
+            assert_eq!(
+                subtasks[1].to_string(),
+                "Subtask 2 (70 points): 0/70, failed at test 2"
+            );
+            assert_eq!(subtasks[1].name, "full", "the name the tests' groups carry");
         });
     }
 
@@ -138,10 +174,10 @@ mod tests {
     fn samples_and_personal_tests_set_the_verdict_but_score_nothing() {
         with(|stones| {
             let mut scorer = Scorer::new(stones);
-            scorer.record(Group::Samples, Verdict::WrongAnswer);
-            scorer.record(Group::Subtask(1), Verdict::Accepted);
-            scorer.record(Group::Subtask(2), Verdict::Accepted);
-            scorer.record(Group::Personal, Verdict::RuntimeError);
+            scorer.record(Group::Samples, 1, Verdict::WrongAnswer);
+            scorer.record(Group::Subtask(1), 1, Verdict::Accepted);
+            scorer.record(Group::Subtask(2), 1, Verdict::Accepted);
+            scorer.record(Group::Personal, 1, Verdict::RuntimeError);
             assert_eq!(scorer.verdict(), Verdict::WrongAnswer);
             assert_eq!(scorer.score(), 100);
         });
@@ -151,9 +187,10 @@ mod tests {
     fn a_subtask_without_tests_is_skipped_and_scores_nothing() {
         with(|stones| {
             let mut scorer = Scorer::new(stones);
-            scorer.record(Group::Subtask(1), Verdict::Accepted);
+            scorer.record(Group::Subtask(1), 1, Verdict::Accepted);
             assert_eq!(scorer.subtask(2).verdict, Verdict::Skipped);
             assert_eq!(scorer.subtask(2).score, 0);
+            assert_eq!(scorer.subtask(2).failed_at, None);
             assert_eq!(scorer.verdict(), Verdict::Accepted);
         });
     }

@@ -9,7 +9,7 @@ use crate::families;
 use crate::family::{Params, Solver};
 use crate::package::TestFolder;
 use crate::seed::{InstanceKey, TestKey};
-use crate::spec::{CheckerKind, ProblemSpec};
+use crate::spec::{CheckerKind, ProblemSpec, is_valid_line_answers};
 use include_dir::{Dir, include_dir};
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
@@ -173,6 +173,12 @@ impl Problem {
                     "a custom checker comes only with an uploaded package's output validator",
                 ));
             }
+        }
+        if !is_valid_line_answers(&spec.checker.line_answers) {
+            return Err(invalid(
+                slug,
+                "checker.line_answers must be one to three lower-case words (game, test case)",
+            ));
         }
         if spec.subtasks.is_empty() {
             return Err(invalid(slug, "at least one subtask is required"));

@@ -58,10 +58,37 @@ pub struct CheckerSpec {
     /// For token comparison; a reference checker reads answers its own way.
     #[serde(default = "yes")]
     pub case_sensitive: bool,
+    /// What one line of the output answers, in the statement's words (`game`, `test case`,
+    /// `query`): token comparison names it in its messages (`game 2 (line 2) is wrong`).
+    /// [`PLAIN_LINES`], the default, where a line is not one answer (a single number, a string
+    /// of letters, a list of cells): the messages then name lines and words.
+    #[serde(default = "plain_lines", skip_serializing_if = "is_plain_lines")]
+    pub line_answers: String,
 }
+
+/// The `line_answers` of a problem whose output lines are just lines.
+pub const PLAIN_LINES: &str = "line";
 
 fn yes() -> bool {
     true
+}
+
+fn plain_lines() -> String {
+    PLAIN_LINES.to_string()
+}
+
+fn is_plain_lines(unit: &String) -> bool {
+    unit == PLAIN_LINES
+}
+
+/// Whether `unit` may be a checker's `line_answers`: one to three lower-case words of letters
+/// (`game`, `test case`, `heap size`), at most 24 characters, since messages are built around it.
+pub fn is_valid_line_answers(unit: &str) -> bool {
+    (1..=24).contains(&unit.len())
+        && unit.split(' ').count() <= 3
+        && unit
+            .split(' ')
+            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()))
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

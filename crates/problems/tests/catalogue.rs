@@ -56,6 +56,37 @@ fn every_builtin_problem_verifies() {
     check_digests(digests);
 }
 
+/// A problem whose output lines each answer one game names that unit as its statement does,
+/// so that the checker's messages (`game 2 (line 2) is wrong`) speak the statement's words.
+#[test]
+fn what_a_line_answers_is_what_the_statement_calls_it() {
+    let catalogue = Catalogue::builtin().unwrap();
+    let mut named = 0;
+    for problem in catalogue.iter() {
+        let unit = &problem.spec.checker.line_answers;
+        if unit == grundy_problems::spec::PLAIN_LINES {
+            continue;
+        }
+        named += 1;
+        let statement = problem.statement("en").unwrap();
+        let section = |heading: &str| {
+            statement
+                .split(&format!("## {heading}"))
+                .nth(1)
+                .and_then(|rest| rest.split("\n## ").next())
+                .unwrap_or_else(|| panic!("{}: no {heading} section", problem.slug()))
+        };
+        let (input, output) = (section("Input"), section("Output"));
+        assert!(
+            output.contains("line")
+                && (output.contains(unit.as_str()) || input.contains(unit.as_str())),
+            "{}: the statement does not speak of one output line per {unit}: {output}",
+            problem.slug()
+        );
+    }
+    assert!(named >= 10, "only {named} problems say what a line answers");
+}
+
 /// The test sets students are judged on must not change under a problem version: a change to a
 /// generator or a reference shows here, and must come with a version bump in `problem.toml` and
 /// the new digest recorded (`GRUNDY_UPDATE_DIGESTS=1 cargo test -p grundy-problems --test
@@ -210,6 +241,12 @@ mod packages {
                 "kind = \"tokens\"",
                 "kind = \"reference\"",
                 "the stones family has no reference checker",
+            ),
+            (
+                "stones/problem.toml",
+                "case_sensitive = true",
+                "case_sensitive = true\nline_answers = \"Game 1\"",
+                "checker.line_answers must be one to three lower-case words",
             ),
             (
                 "stones/samples/01.in",

@@ -334,6 +334,22 @@ fn a_family_problem_exports_its_generated_tests() {
 }
 
 #[test]
+fn what_a_line_answers_goes_out_and_comes_back_with_the_package() {
+    let catalogue = Catalogue::builtin().unwrap();
+    let nim = catalogue.get("nim").unwrap();
+    assert_eq!(nim.spec.checker.line_answers, "test case");
+    let back = read_zip(&write_zip(nim).unwrap(), &ReadLimits::default()).unwrap();
+    assert_eq!(back.spec.checker, nim.spec.checker);
+    // A package says it under `grundy`; a problem that does not has plain lines.
+    let yaml = "name: Pebbles\ngrundy:\n  line_answers: heap size\n";
+    let problem = read(&with(legacy(), "pebbles/problem.yaml", yaml)).unwrap();
+    assert_eq!(problem.spec.checker.line_answers, "heap size");
+    assert_eq!(read(&legacy()).unwrap().spec.checker.line_answers, "line");
+    let bad = "name: Pebbles\ngrundy:\n  line_answers: \"Heap #\"\n";
+    assert!(error(&with(legacy(), "pebbles/problem.yaml", bad)).contains("grundy.line_answers"));
+}
+
+#[test]
 fn a_problem_with_several_right_answers_is_not_exported() {
     let catalogue = Catalogue::builtin().unwrap();
     let chomp = catalogue.get("chomp").unwrap();

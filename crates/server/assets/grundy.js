@@ -24,6 +24,14 @@ function follow(section) {
   if (!section || section.dataset.live !== "true" || !window.EventSource) return;
   const names = JSON.parse(document.getElementById("verdict-names")?.textContent ?? "{}");
   const label = (code) => names[code] ?? code;
+  // Subtasks by their statement numbers, as the page names them.
+  const groups = JSON.parse(document.getElementById("group-names")?.textContent ?? "{}");
+  const testName = (test) => `${groups[test.group] ?? test.group} #${test.index}`;
+  const failed = document.getElementById("failed");
+  const failedList = document.getElementById("failed-list");
+  const template = document.getElementById("failed-template");
+  const subtasks = document.getElementById("subtasks");
+  const subtaskList = document.getElementById("subtask-list");
   const rows = document.getElementById("tests");
   const verdict = document.getElementById("verdict");
   const score = document.getElementById("score");
@@ -43,6 +51,9 @@ function follow(section) {
     const state = JSON.parse(event.data);
     setVerdict(state.status);
     rows.replaceChildren();
+    failedList?.replaceChildren();
+    if (failed) failed.hidden = true;
+    if (subtasks) subtasks.hidden = true;
     score.textContent = "";
     document.getElementById("compile").hidden = true;
   });
@@ -52,15 +63,44 @@ function follow(section) {
     row.dataset.position = test.position;
     row.dataset.live = "true";
     row.className = "v-" + test.verdict;
+    const name = cell(testName(test));
     row.append(
-      cell(`${test.group} #${test.index}`),
+      name,
       cell(label(test.verdict), "verdict"),
       cell(`${test.cpu_ms} ms`),
       cell(`${(test.memory_kib / 1024).toFixed(1)} MiB`),
       cell(test.message ?? ""),
     );
     rows.append(row);
+    if (showData(test)) {
+      // The row leads to its data, as on the finished page.
+      const link = document.createElement("a");
+      link.href = `#failed-${test.position}`;
+      link.textContent = name.textContent;
+      name.replaceChildren(link);
+    }
   });
+  // A failed test whose data may be seen: its input, expected answer and output below the table.
+  const showData = (test) => {
+    const parts = { "shown-input": test.input, "shown-expected": test.expected, "shown-output": test.output };
+    if (!template || !failedList || Object.values(parts).every((p) => p == null)) return false;
+    const article = template.content.firstElementChild.cloneNode(true);
+    article.id = `failed-${test.position}`;
+    article.dataset.position = test.position;
+    article.querySelector(".failed-name").textContent = testName(test);
+    const verdictLabel = article.querySelector(".verdict");
+    verdictLabel.textContent = label(test.verdict);
+    verdictLabel.classList.add("v-" + test.verdict);
+    const message = article.querySelector(".failed-message");
+    if (test.message) message.textContent = test.message; else message.remove();
+    for (const [className, text] of Object.entries(parts)) {
+      const pre = article.querySelector("." + className);
+      if (text == null) pre.parentElement.remove(); else pre.textContent = text;
+    }
+    failedList.append(article);
+    failed.hidden = false;
+    return true;
+  };
   source.addEventListener("error", () => {
     // The browser retries a dropped stream by itself; a refused one (signed out, gone) is closed
     // for good, and the page as the server renders it is the best there is.
@@ -74,13 +114,25 @@ function follow(section) {
       document.getElementById("compile-message").textContent = done.compile_message;
       document.getElementById("compile").hidden = false;
     }
+    if (subtaskList && done.subtasks?.length) {
+      subtaskList.replaceChildren(...done.subtasks.map((s) => {
+        const item = document.createElement("li");
+        item.className = "v-" + s.verdict;
+        item.textContent = s.summary;
+        return item;
+      }));
+      subtasks.hidden = false;
+    }
+    // What the live rows do not carry (failing hidden tests' inputs) comes with the page.
+    const reload = section.dataset.reloadWhenJudged === "true" && done.verdict !== "accepted";
     // A wrong answer's explanation follows when the page said one would: wait for it, a while.
-    if (document.getElementById("explanation")?.dataset.explains === "true") {
+    if (!reload && document.getElementById("explanation")?.dataset.explains === "true") {
       setTimeout(() => source.close(), 40000);
       return;
     }
     section.dataset.live = "false";
     source.close();
+    if (reload) location.reload();
   });
   source.addEventListener("explanation", (event) => {
     const found = JSON.parse(event.data);

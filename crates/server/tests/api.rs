@@ -159,6 +159,30 @@ async fn the_openapi_document_and_swagger_ui_are_served() {
     assert_eq!(schemes["bearer"]["scheme"], "bearer");
     assert_eq!(schemes["session"]["name"], "grundy_session");
     assert!(doc["components"]["schemas"]["SubmissionDetail"].is_object());
+    // What a submission shows of its tests and subtasks is documented as it is sent: the data
+    // fields absent unless shown (never null), the subtasks always there.
+    let schemas = &doc["components"]["schemas"];
+    let test = &schemas["TestView"];
+    for field in ["input", "expected", "output"] {
+        assert_eq!(test["properties"][field]["type"], "string", "{field}");
+    }
+    assert_eq!(test["properties"]["too_large_to_show"]["type"], "boolean");
+    let required = |schema: &Value, field: &str| {
+        schema["required"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|f| f == field))
+    };
+    for optional in ["input", "expected", "output", "too_large_to_show"] {
+        assert!(!required(test, optional), "{optional}");
+    }
+    let detail = &schemas["SubmissionDetail"]["allOf"][1];
+    assert!(required(detail, "subtasks"), "{detail}");
+    let subtask = &schemas["SubtaskResultView"];
+    for field in ["name", "label", "points", "score", "verdict", "summary"] {
+        assert!(required(subtask, field), "{field}");
+    }
+    assert!(!required(subtask, "failed_at"));
+    assert_eq!(subtask["properties"]["failed_at"]["type"], "integer");
     // The document the server serves is the one the library builds.
     assert_eq!(doc, serde_json::to_value(grundy_server::openapi()).unwrap());
 
@@ -792,6 +816,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         wall_ms: 1,
         memory_kib: 1024,
         message: None,
+        shown: None,
     };
     // The first worker judges two tests, then dies: its lease runs out.
     let lease = 60_000;
@@ -829,12 +854,16 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
             .unwrap(),
         "the stale worker writes nothing"
     );
-    assert!(
-        store
-            .record_test(id, "w2", &row(0, "wrong_answer"))
-            .await
-            .unwrap()
-    );
+    // A failed sample, with the data the judge keeps for it: the live row carries it.
+    let failed = TestRow {
+        shown: Some(grundy_judge::Shown {
+            input: "2 4\n2 3\n".into(),
+            expected: "First\n".into(),
+            output: "Second\n".into(),
+        }),
+        ..row(0, "wrong_answer")
+    };
+    assert!(store.record_test(id, "w2", &failed).await.unwrap());
     server.state.domain.events.publish(id);
     let (name, data) = events.next().await;
     assert_eq!(
@@ -850,6 +879,14 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         ),
         ("test", Some(0), Some("wrong_answer"))
     );
+    assert_eq!(
+        (
+            data["input"].as_str(),
+            data["expected"].as_str(),
+            data["output"].as_str()
+        ),
+        (Some("2 4\n2 3\n"), Some("First\n"), Some("Second\n"))
+    );
     let outcome = Outcome {
         verdict: grundy_judge::Verdict::WrongAnswer,
         score: 0,
@@ -864,5 +901,12 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         (name.as_str(), data["verdict"].as_str()),
         ("done", Some("wrong_answer"))
     );
+    let labels: Vec<&str> = data["subtasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Subtask 1 (30 points)", "Subtask 2 (70 points)"]);
     server.stop().await;
 }

@@ -176,7 +176,8 @@ impl World {
                 cpu_ms: 1,
                 wall_ms: 1,
                 memory_kib: 1024,
-                message: Some("token 1: not the expected answer".into()),
+                message: Some("line 1 is wrong".into()),
+                shown: None,
             };
             assert!(
                 store

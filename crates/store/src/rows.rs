@@ -1,7 +1,7 @@
 //! Rows as stored and as the rest of the program sees them. Enums travel as text (the schema's
 //! CHECK constraints hold the same lists), so decoding is the same on both backends.
 
-use grundy_verdict::{TestName, Verdict};
+use grundy_verdict::{Shown, TestName, Verdict};
 use serde::Serialize;
 
 use crate::StoreError;
@@ -355,6 +355,9 @@ pub struct TestRow {
     pub wall_ms: i64,
     pub memory_kib: i64,
     pub message: Option<String>,
+    /// A failed test's data, as the judge cut it, when the student may see it (a sample, their
+    /// own instance); who is shown it is the service's to decide.
+    pub shown: Option<Shown>,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -367,6 +370,9 @@ pub(crate) struct TestResultRow {
     wall_ms: i64,
     memory_kib: i64,
     message: Option<String>,
+    shown_input: Option<String>,
+    shown_expected: Option<String>,
+    shown_output: Option<String>,
 }
 
 impl TryFrom<TestResultRow> for TestRow {
@@ -382,6 +388,15 @@ impl TryFrom<TestResultRow> for TestRow {
             wall_ms: row.wall_ms,
             memory_kib: row.memory_kib,
             message: row.message,
+            // Written together or not at all.
+            shown: match (row.shown_input, row.shown_expected, row.shown_output) {
+                (Some(input), Some(expected), Some(output)) => Some(Shown {
+                    input,
+                    expected,
+                    output,
+                }),
+                _ => None,
+            },
         })
     }
 }

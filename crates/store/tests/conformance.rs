@@ -13,7 +13,7 @@ use grundy_store::{
     NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring, Session, Store,
     StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
-use grundy_verdict::{TestName, Verdict};
+use grundy_verdict::{Shown, TestName, Verdict};
 
 /// A store for one test, and what to drop afterwards.
 struct Fixture {
@@ -171,6 +171,7 @@ fn test_row(position: i64, verdict: &str) -> TestRow {
         wall_ms: 5,
         memory_kib: 1024,
         message: None,
+        shown: None,
     }
 }
 
@@ -358,13 +359,22 @@ async fn a_submission_is_judged_once(store: &Store) {
         SubmissionStatus::Judging
     );
 
-    for position in 0..3 {
-        assert!(
-            store
-                .record_test(id, "w1", &test_row(position, "accepted"))
-                .await
-                .unwrap()
-        );
+    // The last one failed on a test whose data the student sees: it keeps that data.
+    let shown = TestRow {
+        message: Some("line 1 is wrong".into()),
+        shown: Some(Shown {
+            input: "2 4\n2 3\n".into(),
+            expected: "First\n".into(),
+            output: "Second\n".into(),
+        }),
+        ..test_row(2, "wrong_answer")
+    };
+    for row in [
+        test_row(0, "accepted"),
+        test_row(1, "accepted"),
+        shown.clone(),
+    ] {
+        assert!(store.record_test(id, "w1", &row).await.unwrap());
     }
     assert!(store.finish(id, "w1", &accepted(1), 300).await.unwrap());
     assert!(
@@ -394,6 +404,8 @@ async fn a_submission_is_judged_once(store: &Store) {
         [0, 1, 2]
     );
     assert_eq!(tests[1], test_row(1, "accepted"));
+    assert_eq!(tests[1].shown, None);
+    assert_eq!(tests[2], shown);
     assert!(
         store
             .claim("w2", 10_000_000, 60_000, 3)

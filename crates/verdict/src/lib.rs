@@ -1,6 +1,6 @@
-//! What a judged test or submission ended as, and which test that was: the words the judge
-//! writes, the store keeps and the service shows. They live below all three so that none of them
-//! has to depend on another to name a verdict.
+//! What a judged test or submission ended as, which test that was, and what it shows of its data
+//! to whoever may see it: the words the judge writes, the store keeps and the service shows. They
+//! live below all three so that none of them has to depend on another to name a verdict.
 //!
 //! A verdict travels as its wire name (`wrong_answer`) in the database, the JSON API and the
 //! pages' CSS classes, and is shown to people by its label (`Wrong Answer`). Both come from one
@@ -137,6 +137,16 @@ impl fmt::Display for TestName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} #{}", self.group, self.index)
     }
+}
+
+/// A test's data as the contestant may see it when the test is theirs to see (a public sample, a
+/// student's own instance): its input, the expected answer and what the program printed, side by
+/// side, each cut to a few KiB by the judge. Hidden tests never carry one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shown {
+    pub input: String,
+    pub expected: String,
+    pub output: String,
 }
 
 #[cfg(test)]

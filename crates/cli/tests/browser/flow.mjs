@@ -151,7 +151,30 @@ try {
   assert.deepEqual(wrong, ["samples #3"]);
   assert.ok(judged.filter((t) => t.name !== "samples #3")
     .every((t) => t.verdict === "Accepted" || t.verdict === "Skipped"));
+  // The failed sample side by side, as it arrived: its input, the answer and what was printed.
+  const failed = page.locator("#failed-list article.failed");
+  assert.equal(await failed.count(), 1, "the failed sample shows its data");
+  assert.equal(await failed.locator(".failed-name").textContent(), "samples #3");
+  assert.deepEqual(await failed.locator("pre").allTextContents(),
+    ["2 7\n2 3\n", "First\n", "Second\n"]);
+  assert.deepEqual(await page.locator("#subtask-list li").allTextContents(),
+    ["Subtask 1 (30 points): 30/30", "Subtask 2 (70 points): 70/70"], "as the statement names them");
   await shot("04-submission-wrong-answer");
+  const phoneView = await browser.newContext({
+    storageState: await context.storageState(),
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+  });
+  const onPhone = await phoneView.newPage();
+  await onPhone.goto(page.url());
+  const stacked = await onPhone.$$eval("#failed-list pre", (pres) =>
+    pres.map((pre) => Math.round(pre.getBoundingClientRect().left)));
+  assert.equal(stacked.length, 3, "input, answer and output on the finished page too");
+  assert.ok(stacked.every((left) => left === stacked[0]), `stacked on a phone (${stacked})`);
+  const tooWide = await onPhone.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(tooWide <= 0, `no sideways scrolling on a phone (${tooWide}px too wide)`);
+  await shot("04-phone-failed-sample", onPhone);
+  await phoneView.close();
 
   step("submits one answering by the parity of K and reads why it is wrong");
   await submit(env("GRUNDY_SUM_PARITY"));

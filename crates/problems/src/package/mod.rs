@@ -8,7 +8,8 @@
 //!   format leaves it to the judge), `limits.memory` (MiB; default 2048 as in the format),
 //!   `type` (`pass-fail` or `scoring`), legacy `validation` (`default` or `custom`),
 //!   `validator_flags`, `source`, and our extension map `grundy` (`slug`, `version`,
-//!   `difficulty`, `tags`, and `subtasks`: the secret groups in order, as `{name, points}`).
+//!   `difficulty`, `tags`, `subtasks`: the secret groups in order, as `{name, points}`, and
+//!   `line_answers`: what one line of the output answers, as in `problem.toml`'s checker).
 //!   Other standard keys (author, license, uuid, …) are ignored.
 //! - `statement/problem.<lang>.md` (or the legacy `problem_statement/`); English is required.
 //!   LaTeX statements are not read.
@@ -137,6 +138,9 @@ struct Extension {
     /// The secret groups in subtask order, with their points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     subtasks: Option<Vec<GroupPoints>>,
+    /// What one line of the output answers (`game`), for the checker's messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    line_answers: Option<String>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -6,7 +6,10 @@ use crate::catalogue::{
     LANGUAGES, MEMORY_LIMIT_MIB, OutputValidator, PackageTests, Problem, Sample, TIME_LIMIT_MS,
     TestCase, is_valid_slug,
 };
-use crate::spec::{CheckerKind, CheckerSpec, Difficulty, PACKAGE_FAMILY, ProblemSpec, SubtaskSpec};
+use crate::spec::{
+    CheckerKind, CheckerSpec, Difficulty, PACKAGE_FAMILY, PLAIN_LINES, ProblemSpec, SubtaskSpec,
+    is_valid_line_answers,
+};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -308,7 +311,16 @@ impl Files {
         let (time_limit_ms, memory_limit_mib) = self.limits(&yaml.limits)?;
         let statements = self.statements()?;
         let validator = self.validator(yaml.validation.as_deref())?;
-        let checker = self.checker(yaml.validator_flags.as_deref(), validator.is_some())?;
+        let mut checker = self.checker(yaml.validator_flags.as_deref(), validator.is_some())?;
+        if let Some(unit) = yaml.grundy.line_answers {
+            if !is_valid_line_answers(&unit) {
+                return Err(at_yaml(
+                    "grundy.line_answers must be one to three lower-case words (game, test case)"
+                        .into(),
+                ));
+            }
+            checker.line_answers = unit;
+        }
         let samples = self.samples()?;
         let (subtasks, tests) = self.secret(yaml.grundy.subtasks.as_deref())?;
         for (input, answer) in tests.iter().flatten() {
@@ -677,6 +689,7 @@ impl Files {
                 CheckerKind::Tokens
             },
             case_sensitive: custom || case_sensitive.is_some_and(|(this, _)| this),
+            line_answers: PLAIN_LINES.to_string(),
         })
     }
 

@@ -2,7 +2,7 @@
 
 use super::{Extension, GroupPoints, Limits, PackageError};
 use crate::catalogue::Problem;
-use crate::spec::CheckerKind;
+use crate::spec::{CheckerKind, PLAIN_LINES};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -71,6 +71,8 @@ pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
                     })
                     .collect(),
             ),
+            line_answers: (spec.checker.line_answers != PLAIN_LINES)
+                .then(|| spec.checker.line_answers.clone()),
         },
     };
     let yaml = serde_saphyr::to_string(&yaml).map_err(|e| PackageError::NotExportable {

@@ -17,7 +17,7 @@ use super::caller::CurrentUser;
 use super::error::{ApiError, JsonObject};
 use super::views::{
     Created, ErrorBody, ExplanationView, NewSubmissionBody, SubmissionDetail, SubmissionFilter,
-    SubmissionList, SubmissionStatusName, SubmissionView, TestView,
+    SubmissionList, SubmissionStatusName, SubmissionView, SubtaskResultView, TestView,
 };
 use crate::domain::Error;
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
@@ -130,7 +130,7 @@ const STREAM_RETRY_SECS: u64 = 5;
     params(("id" = i64, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "text/event-stream",
-        description = "events `state` {status, attempt}, `test` (a test result), `done` {verdict, score, max_score, compile_message}, then for a wrong answer the caller may see explained, `explanation` (an ExplanationView)"),
+        description = "events `state` {status, attempt}, `test` (a test result, as in `SubmissionDetail.tests`), `done` {verdict, score, max_score, compile_message, subtasks (as in `SubmissionDetail.subtasks`)}"),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody,
             headers(("retry-after" = u64, description = "seconds to wait")))))]
@@ -178,24 +178,34 @@ pub(super) async fn events(
                 }
             }
             let since = sent;
-            let shown = tests.into_iter().filter(|_| !following.hide_tests);
-            for test in shown.filter(|t| t.position > since) {
+            let subtasks = (now.status == SubmissionStatus::Done).then(|| {
+                following
+                    .subtasks(&state.domain, &now, &tests)
+                    .into_iter()
+                    .map(SubtaskResultView::from)
+                    .collect::<Vec<_>>()
+            });
+            for test in tests.into_iter().filter(|t| t.position > since) {
                 sent = test.position;
+                let Some(shown) = following.test(&now, test) else {
+                    continue;
+                };
                 if tx
-                    .send(event("test", &json!(TestView::from(test))))
+                    .send(event("test", &json!(TestView::from(shown))))
                     .await
                     .is_err()
                 {
                     return;
                 }
             }
-            if now.status == SubmissionStatus::Done && done_sent != Some(now.attempts) {
+            if let Some(subtasks) = subtasks.filter(|_| done_sent != Some(now.attempts)) {
                 done_sent = Some(now.attempts);
                 let done = json!({
                     "verdict": now.verdict,
                     "score": now.score,
                     "max_score": now.max_score,
                     "compile_message": now.compile_message,
+                    "subtasks": subtasks,
                 });
                 if tx.send(event("done", &done)).await.is_err() {
                     return;

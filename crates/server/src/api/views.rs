@@ -2,12 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use grundy_judge::Verdict;
 use grundy_judge::explain::Explanation;
+use grundy_judge::{SubtaskResult, Verdict};
 use grundy_problems::spec::Difficulty;
 use grundy_store::{
-    Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, TestRow,
-    User,
+    Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, User,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -59,7 +58,7 @@ wire_enum!(
 );
 wire_enum!(
     /// What a student is shown of the tests: the verdict only, each test's result, or also
-    /// their failing personal instances.
+    /// the inputs and expected answers of the failing ones.
     FeedbackName => Feedback { Verdict, Tests, Inputs }
 );
 wire_enum!(
@@ -313,31 +312,37 @@ pub struct Created {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TestView {
     pub position: i64,
-    /// `samples` or the subtask's name.
+    /// `samples`, the subtask's name (see `SubmissionDetail.subtasks` for its label), or
+    /// `personal`.
     pub group: String,
     pub index: i64,
     pub verdict: VerdictName,
     pub cpu_ms: i64,
     pub wall_ms: i64,
     pub memory_kib: i64,
-    /// The checker's message, an exit code or signal; never test data.
+    /// The checker's message, an exit code or signal. On a test whose data the caller may see
+    /// it may quote the expected answer and the output; otherwise it names places only.
     pub message: Option<String>,
-    /// A failed personal instance's input and expected answer, when the assignment's feedback
-    /// level shows them (they are the student's own: nobody else has these inputs).
+    /// A failed test's input and expected answer, where the caller may see them: a sample's
+    /// (public), the student's own instance's at the `inputs` feedback level, and at that level
+    /// a failing hidden test's, when the problem's hidden tests may be shown (built in, or its
+    /// owner teaches the assignment's course). A sample's or an instance's are cut to a few KiB
+    /// unless drawn again in full at `inputs`. Absent otherwise (never null).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub input: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub expected: Option<String>,
-}
-
-impl From<TestRow> for TestView {
-    fn from(row: TestRow) -> TestView {
-        TestView::from(ShownTest {
-            row,
-            input: None,
-            expected: None,
-        })
-    }
+    /// What the program printed (or the answer given) on a failed test whose data the caller
+    /// may see, cut to a few KiB: never on a hidden test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub output: Option<String>,
+    /// The caller may see this failed test's input and expected answer, but they are too large
+    /// to show (over 4 MiB, or too much together).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub too_large_to_show: bool,
 }
 
 impl From<ShownTest> for TestView {
@@ -354,6 +359,41 @@ impl From<ShownTest> for TestView {
             message: t.message,
             input: shown.input,
             expected: shown.expected,
+            output: shown.output,
+            too_large_to_show: shown.too_large,
+        }
+    }
+}
+
+/// A subtask's result.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SubtaskResultView {
+    /// The subtask's name in the problem: the `group` of its tests.
+    pub name: String,
+    /// As the statement lists it: `Subtask 1 (30 points)`.
+    pub label: String,
+    pub points: u32,
+    /// `points` when every test passed, else 0.
+    pub score: u32,
+    pub verdict: VerdictName,
+    /// The `index` of its first failing test; absent when none failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub failed_at: Option<u32>,
+    /// The whole line, for people: `Subtask 1 (30 points): 0/30, failed at test 3`.
+    pub summary: String,
+}
+
+impl From<SubtaskResult> for SubtaskResultView {
+    fn from(s: SubtaskResult) -> SubtaskResultView {
+        SubtaskResultView {
+            summary: s.to_string(),
+            name: s.name,
+            label: s.label,
+            points: s.points,
+            score: s.score,
+            verdict: s.verdict.into(),
+            failed_at: s.failed_at,
         }
     }
 }
@@ -416,6 +456,9 @@ pub struct SubmissionDetail {
     /// stream): `null` until then, for right answers, at the `verdict` feedback level, and for
     /// problems that cannot explain.
     pub explanation: Option<ExplanationView>,
+    /// Each subtask's result, once judged, as the statement lists it; empty at the `verdict`
+    /// level, before judging ends, and when the problem has changed version since.
+    pub subtasks: Vec<SubtaskResultView>,
 }
 
 impl From<Detail> for SubmissionDetail {
@@ -426,6 +469,11 @@ impl From<Detail> for SubmissionDetail {
             feedback: detail.feedback.into(),
             tests: detail.tests.into_iter().map(TestView::from).collect(),
             explanation: detail.explanation.map(ExplanationView::from),
+            subtasks: detail
+                .subtasks
+                .into_iter()
+                .map(SubtaskResultView::from)
+                .collect(),
         }
     }
 }

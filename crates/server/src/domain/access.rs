@@ -199,6 +199,46 @@ pub fn shows_explanation(feedback: Feedback) -> bool {
     feedback >= Feedback::Tests
 }
 
+/// Whether `viewer`, shown a test's data, may see it: a public sample's from the `tests` level
+/// on (its input and answer are in the statement, the output is the viewer's own program's);
+/// anything else the judge kept (the student's own instances, answered or run) at `inputs`.
+pub fn sees_test_data(feedback: Feedback, public: bool) -> bool {
+    match feedback {
+        Feedback::Verdict => false,
+        Feedback::Tests => public,
+        Feedback::Inputs => true,
+    }
+}
+
+/// Whether the `inputs` level shows `viewer` the hidden tests of `entry`, the problem of
+/// `submission` (the inputs and expected answers of the failing ones). The level is the
+/// assignment's teachers' choice, but hidden tests are not always theirs to give away:
+/// - a built-in problem's are (its tests come from the public generators; any teacher may
+///   export them);
+/// - a teacher's upload or variant's only when the viewer owns it (admins own everything), or
+///   its owner teaches the course of the assignment the submission was made for: an owner who
+///   does not never chose to show them.
+pub async fn reveals_hidden_tests(
+    domain: &Domain,
+    viewer: &User,
+    submission: &Submission,
+    entry: &Entry,
+) -> Result<bool> {
+    let Some(owner) = entry.owner else {
+        return Ok(entry.origin == Origin::Builtin);
+    };
+    if owns(viewer, Some(owner)) {
+        return Ok(true);
+    }
+    let Some(id) = submission.assignment_id else {
+        return Ok(false);
+    };
+    let Some(found) = domain.store.assignment(id).await? else {
+        return Ok(false);
+    };
+    Ok(domain.store.member_role(found.course_id, owner).await? == Some(MemberRole::Teacher))
+}
+
 /// Whether `user` teaches the course of assignment `id`.
 pub async fn teaches_assignment(domain: &Domain, user: &User, id: i64) -> Result<bool> {
     let Some(found) = domain.store.assignment(id).await? else {
@@ -448,6 +488,14 @@ mod tests {
         assert!(owns(&user(1, Role::Admin), None));
         assert!(!owns(&user(2, Role::Teacher), Some(9)));
         assert!(owns(&user(2, Role::Teacher), Some(2)));
+    }
+
+    #[test]
+    fn samples_show_their_data_from_the_tests_level_and_the_rest_at_inputs() {
+        assert!(!sees_test_data(Feedback::Verdict, true));
+        assert!(sees_test_data(Feedback::Tests, true));
+        assert!(!sees_test_data(Feedback::Tests, false));
+        assert!(sees_test_data(Feedback::Inputs, false));
     }
 
     #[test]

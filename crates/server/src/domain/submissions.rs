@@ -2,22 +2,26 @@
 //! and what a follower of judging needs.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use grundy_judge::Verdict;
 use grundy_judge::explain::Explanation;
-use grundy_judge::naming::{self, TestName};
+use grundy_judge::naming::{self, Group, TestName};
+use grundy_judge::{Scorer, SubtaskResult, Verdict};
 use grundy_problems::Problem;
-use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionQuery, TestRow, User};
+use grundy_store::{
+    Feedback, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, User,
+};
 
 use super::assignments::{self, Window};
 use super::problems::{self, Drawn, find, practice_seed};
 use super::{Domain, Error, Result, access};
 use crate::clock::when;
+use crate::registry::Entry;
 
 /// At most this many answers in one submission.
 pub const MAX_ANSWERS: usize = 1000;
-/// Larger inputs are left out of what a student is shown (the built-in games' largest are a few
-/// hundred KiB).
+/// Larger inputs are left out of what a student is shown, as too large (the built-in games'
+/// largest are megabytes).
 const MAX_SHOWN_INPUT: usize = 4 << 20;
 
 /// Something to judge, for a problem, perhaps for an assignment.
@@ -279,11 +283,51 @@ pub async fn list(domain: &Domain, viewer: &User, filter: &Filter) -> Result<Vec
 /// One test as the viewer sees it.
 #[derive(Debug, Clone)]
 pub struct ShownTest {
+    /// The stored result, without the data the judge kept ([`TestRow::shown`]): what of it the
+    /// viewer sees is in the fields below.
     pub row: TestRow,
-    /// A failed personal instance's input and expected answer, when the feedback level shows
-    /// them (they are the student's own: nobody else has these inputs).
+    /// The test's input and expected answer, when the viewer may see them: a sample's, the
+    /// student's own instance's, and at the `inputs` level a failing hidden test's (see
+    /// [`access::reveals_hidden_tests`]).
     pub input: Option<String>,
     pub expected: Option<String>,
+    /// What the program printed (or the answer typed), on a failed test whose data the viewer
+    /// may see; never on a hidden test, whatever the level.
+    pub output: Option<String>,
+    /// The viewer may see the test's input and expected answer, but they are too large to show.
+    pub too_large: bool,
+}
+
+impl ShownTest {
+    /// A stored result as `feedback` shows it to someone who may see `submission`'s tests: the
+    /// data the judge kept, where the level shows it (see [`access::sees_test_data`]).
+    pub fn of(submission: &Submission, feedback: Feedback, mut row: TestRow) -> ShownTest {
+        let kept = row.shown.take();
+        let group = row.name.group.as_str();
+        let public = group == naming::SAMPLES_GROUP;
+        // The judge keeps data only where it is the student's to see; a program's other rows
+        // are hidden tests whatever they hold.
+        let own = match submission.kind {
+            SubmissionKind::Answers => true,
+            SubmissionKind::Program => public || group == naming::PERSONAL_GROUP,
+        };
+        let kept = kept.filter(|_| own && access::sees_test_data(feedback, public));
+        let (input, expected, output) = match kept {
+            Some(shown) => (Some(shown.input), Some(shown.expected), Some(shown.output)),
+            None => (None, None, None),
+        };
+        ShownTest {
+            row,
+            input,
+            expected,
+            output,
+            too_large: false,
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.row.verdict.is_failure()
+    }
 }
 
 /// A submission as its viewer may see it.
@@ -296,6 +340,8 @@ pub struct Detail {
     pub feedback: Feedback,
     /// Empty for `verdict` feedback.
     pub tests: Vec<ShownTest>,
+    /// Each subtask's result, labelled as the statement lists it (see [`subtasks`]).
+    pub subtasks: Vec<SubtaskResult>,
     /// The program, or the answers as JSON.
     pub source: String,
     /// Why it is wrong, when found and the feedback level shows it.
@@ -324,7 +370,8 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
     let submission = visible(domain, viewer, id).await?;
     let feedback = access::feedback_for(domain, viewer, &submission).await?;
     let rows = domain.store.test_results(id).await?;
-    let tests = shown_tests(domain, &submission, feedback, rows).await?;
+    let subtasks = subtasks(domain, &submission, feedback, &rows);
+    let tests = shown_tests(domain, viewer, &submission, feedback, rows).await?;
     let source = domain
         .store
         .submission_source(id)
@@ -346,6 +393,7 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
         author,
         feedback,
         tests,
+        subtasks,
         source: String::from_utf8_lossy(&source).into_owned(),
         explanation,
         explanation_pending,
@@ -373,11 +421,54 @@ pub async fn explanation(
     }
 }
 
-/// Test rows as `feedback` allows: none for `verdict`; with `inputs`, a failed personal
-/// instance also carries its input and expected answer (drawn again from the stored seed, when
-/// the problem is still at the version that judged it).
+/// The problem as it judged `submission`, if it is still at that version.
+fn judged_at_current_version(domain: &Domain, submission: &Submission) -> Option<Arc<Entry>> {
+    let entry = find(domain, &submission.problem).ok()?;
+    (submission.problem_version == Some(i64::from(entry.problem.spec.version))).then_some(entry)
+}
+
+/// Each subtask's result as `rows` give it, labelled as the statement lists it (`Subtask 1 (30
+/// points): 0/30, failed at test 3`): for a judged submission whose problem is still at the
+/// version that judged it (its subtasks may differ otherwise), and not at the `verdict` level,
+/// which keeps back which tests failed. Scored as the judge scores (see
+/// [`grundy_judge::scoring`]).
+pub fn subtasks(
+    domain: &Domain,
+    submission: &Submission,
+    feedback: Feedback,
+    rows: &[TestRow],
+) -> Vec<SubtaskResult> {
+    if feedback == Feedback::Verdict
+        || submission.status != SubmissionStatus::Done
+        || rows.is_empty()
+    {
+        return Vec::new();
+    }
+    let Some(entry) = judged_at_current_version(domain, submission) else {
+        return Vec::new();
+    };
+    let problem = &entry.problem;
+    let personal = submission.kind == SubmissionKind::Program && submission.instance_seed.is_some();
+    let mut scorer = Scorer::new(problem);
+    for row in rows {
+        let Some(group) = Group::named(problem, &row.name.group, personal) else {
+            // Results the problem cannot place: nothing to total.
+            return Vec::new();
+        };
+        scorer.record(group, row.name.index, row.verdict);
+    }
+    scorer.subtasks()
+}
+
+/// Test rows as `feedback` allows: none for `verdict`; the data the judge kept where the level
+/// shows it ([`ShownTest::of`]); and at `inputs`, while the problem is at the version that
+/// judged, each failing test's input and expected answer in full: the student's own instances
+/// (drawn again from the stored seed) and the problem's hidden tests where they may be revealed
+/// (generated again, or read from the package; see [`access::reveals_hidden_tests`]). An input
+/// over [`MAX_SHOWN_INPUT`], or past [`MAX_REGENERATED`] of them together, is too large to show.
 async fn shown_tests(
     domain: &Domain,
+    viewer: &User,
     submission: &Submission,
     feedback: Feedback,
     rows: Vec<TestRow>,
@@ -387,52 +478,103 @@ async fn shown_tests(
     }
     let mut shown: Vec<ShownTest> = rows
         .into_iter()
-        .map(|row| ShownTest {
-            row,
-            input: None,
-            expected: None,
-        })
+        .map(|row| ShownTest::of(submission, feedback, row))
         .collect();
-    let failed = |t: &ShownTest| t.row.verdict.is_failure();
-    let Some(seed) = submission.instance_seed else {
-        return Ok(shown);
-    };
-    if feedback < Feedback::Inputs || !shown.iter().any(failed) {
+    if feedback < Feedback::Inputs || !shown.iter().any(ShownTest::failed) {
         return Ok(shown);
     }
-    let Ok(entry) = find(domain, &submission.problem) else {
+    let Some(entry) = judged_at_current_version(domain, submission) else {
         return Ok(shown);
     };
+    let hidden = submission.kind == SubmissionKind::Program
+        && access::reveals_hidden_tests(domain, viewer, submission, &entry).await?;
+    let wanted: Vec<TestName> = shown
+        .iter()
+        .filter(|t| t.failed())
+        .map(|t| t.row.name.clone())
+        .collect();
+    let (kind, seed) = (submission.kind, submission.instance_seed);
     let problem = entry.problem.clone();
-    if submission.problem_version != Some(i64::from(problem.spec.version))
-        || (submission.kind == SubmissionKind::Program
-            && naming::personal_group_is_ambiguous(&problem))
-    {
-        return Ok(shown);
-    }
-    let kind = submission.kind;
-    let instances = tokio::task::spawn_blocking(move || {
-        let drawn = problems::instances(&problem, seed as u64);
-        let named = match kind {
-            SubmissionKind::Answers => naming::answer_tests(&problem, &drawn),
-            SubmissionKind::Program => naming::personal_tests(&drawn),
-        };
-        named
-            .into_iter()
-            .map(|(name, i)| (name, (i.input.clone(), i.answer.clone())))
-            .collect::<BTreeMap<TestName, (String, String)>>()
-    })
-    .await
-    .map_err(|e| super::error::thread("drawing instances", e))?;
-    for test in shown.iter_mut().filter(|t| failed(t)) {
-        if let Some((input, answer)) = instances.get(&test.row.name)
-            && input.len() <= MAX_SHOWN_INPUT
-        {
-            test.input = Some(input.clone());
-            test.expected = Some(answer.clone());
+    let found =
+        tokio::task::spawn_blocking(move || failing_tests(&problem, kind, seed, hidden, &wanted))
+            .await
+            .map_err(|e| super::error::thread("drawing the failing tests again", e))?;
+    for test in shown.iter_mut() {
+        match found.get(&test.row.name) {
+            Some(Some((input, expected))) => {
+                test.input = Some(input.clone());
+                test.expected = Some(expected.clone());
+            }
+            Some(None) => test.too_large = true,
+            None => {}
         }
     }
     Ok(shown)
+}
+
+/// At most this much input is regenerated for one view of a submission (the largest tests of
+/// the built-in games are megabytes: a program failing them all would otherwise have them all
+/// generated for every look).
+const MAX_REGENERATED: usize = 16 << 20;
+
+/// The input and expected answer of each test in `wanted` that `problem` can give again: the
+/// student's own instances of `seed` (as `kind` named them), and with `hidden` the problem's
+/// tests. `None` for one too large to show.
+fn failing_tests(
+    problem: &Problem,
+    kind: SubmissionKind,
+    seed: Option<i64>,
+    hidden: bool,
+    wanted: &[TestName],
+) -> BTreeMap<TestName, Option<(String, String)>> {
+    let mut gathered = Gathered {
+        found: BTreeMap::new(),
+        budget: MAX_REGENERATED,
+    };
+    let personal = kind == SubmissionKind::Program && seed.is_some();
+    if let Some(seed) = seed
+        && !(personal && naming::personal_group_is_ambiguous(problem))
+    {
+        let drawn = problems::instances(problem, seed as u64);
+        let named = match kind {
+            SubmissionKind::Answers => naming::answer_tests(problem, &drawn),
+            SubmissionKind::Program => naming::personal_tests(&drawn),
+        };
+        for (name, instance) in named {
+            if wanted.contains(&name) {
+                gathered.keep(&name, instance.input.clone(), instance.answer.clone());
+            }
+        }
+    }
+    if hidden && kind == SubmissionKind::Program {
+        for name in wanted {
+            let Some(Group::Subtask(s)) = Group::named(problem, &name.group, personal) else {
+                continue;
+            };
+            if gathered.budget == 0 {
+                gathered.found.insert(name.clone(), None);
+            } else if let Some(test) = problem.generate_test(s, name.index as usize) {
+                gathered.keep(name, test.input, test.answer);
+            }
+        }
+    }
+    gathered.found
+}
+
+/// Tests found again, and how much more may be.
+struct Gathered {
+    found: BTreeMap<TestName, Option<(String, String)>>,
+    budget: usize,
+}
+
+impl Gathered {
+    fn keep(&mut self, name: &TestName, input: String, answer: String) {
+        let size = input.len() + answer.len();
+        let fits = input.len() <= MAX_SHOWN_INPUT && size <= self.budget;
+        self.budget = self.budget.saturating_sub(size);
+        self.found
+            .insert(name.clone(), fits.then_some((input, answer)));
+    }
 }
 
 /// The instances the caller answers on the answer page: their own draw in an assignment, else
@@ -460,22 +602,34 @@ pub async fn answer_sheet(
 #[derive(Debug, Clone, Copy)]
 pub struct Following {
     pub id: i64,
-    /// Per-test results are not theirs to see (`verdict` feedback).
-    pub hide_tests: bool,
-    feedback: Feedback,
+    /// How much they are told of the tests.
+    pub feedback: Feedback,
 }
 
 pub async fn follow(domain: &Domain, viewer: &User, id: i64) -> Result<Following> {
     let submission = visible(domain, viewer, id).await?;
     let feedback = access::feedback_for(domain, viewer, &submission).await?;
-    Ok(Following {
-        id,
-        hide_tests: feedback == Feedback::Verdict,
-        feedback,
-    })
+    Ok(Following { id, feedback })
 }
 
 impl Following {
+    /// A test's result as they may be sent it as it is judged (the data the judge kept where
+    /// their level shows it; hidden tests' inputs wait for the finished page); `None` at the
+    /// `verdict` level.
+    pub fn test(&self, submission: &Submission, row: TestRow) -> Option<ShownTest> {
+        (self.feedback != Feedback::Verdict).then(|| ShownTest::of(submission, self.feedback, row))
+    }
+
+    /// The subtasks of a finished submission, as [`subtasks`] gives them.
+    pub fn subtasks(
+        &self,
+        domain: &Domain,
+        submission: &Submission,
+        rows: &[TestRow],
+    ) -> Vec<SubtaskResult> {
+        subtasks(domain, submission, self.feedback, rows)
+    }
+
     /// Whether an explanation will follow this finished submission for this viewer.
     pub fn explains(&self, domain: &Domain, done: &Submission) -> bool {
         explained(domain, done, self.feedback)

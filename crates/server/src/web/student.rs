@@ -9,9 +9,10 @@ use axum::extract::{Multipart, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
-use grundy_judge::Verdict;
 use grundy_judge::explain::Explanation;
-use grundy_store::{Submission, SubmissionKind, SubmissionStatus, User};
+use grundy_judge::naming::Group;
+use grundy_judge::{SubtaskResult, Verdict};
+use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionStatus, User};
 use serde::Deserialize;
 
 use super::ui::SubmissionState;
@@ -567,20 +568,27 @@ pub(super) async fn my_submissions(
 #[derive(Debug)]
 struct TestLine {
     position: i64,
-    /// `samples #1`, `full #3`, `personal #2`.
+    /// `samples #1`, `Subtask 2 #3`, `personal #2`.
     name: String,
     verdict: Verdict,
     cpu_ms: i64,
     memory_kib: i64,
     message: String,
-    /// A failed personal instance, when the feedback level shows it.
+    /// A failed test's data, where the viewer may see it (see `ShownTest`).
     input: Option<String>,
     expected: Option<String>,
+    output: Option<String>,
+    too_large: bool,
 }
 
 impl TestLine {
     fn memory(&self) -> String {
         format!("{:.1} MiB", self.memory_kib as f64 / 1024.0)
+    }
+
+    /// Whether the page shows more of it below the table.
+    fn has_data(&self) -> bool {
+        self.input.is_some() || self.expected.is_some() || self.output.is_some() || self.too_large
     }
 }
 
@@ -593,10 +601,17 @@ pub(super) struct SubmissionPage {
     is_answers: bool,
     /// Still queued or being judged: the page follows it live.
     live: bool,
+    /// Once judged, the page is loaded again for what the live rows do not carry (failing
+    /// hidden tests' inputs at the `inputs` level).
+    reload_when_judged: bool,
     compile_message: String,
     /// The assignment shows its students the verdict and score only.
     verdict_only: bool,
+    /// Each subtask's result, as the statement lists it.
+    subtasks: Vec<SubtaskResult>,
     tests: Vec<TestLine>,
+    /// Group names as people read them, for the live page's script.
+    groups_json: String,
     source: String,
     /// Why it is wrong, once found; `explains` while it is still to come.
     explanation: ExplanationLine,
@@ -645,6 +660,12 @@ impl ExplanationLine {
     }
 }
 
+impl SubmissionPage {
+    fn any_data(&self) -> bool {
+        self.tests.iter().any(TestLine::has_data)
+    }
+}
+
 pub(super) async fn submission_page(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -652,32 +673,62 @@ pub(super) async fn submission_page(
 ) -> Result<Response, PageError> {
     let detail = submissions::detail(&state.domain, &user, id).await?;
     let found = &detail.submission;
-    let problem_title = problems::find(&state.domain, &found.problem).map_or_else(
-        |_| found.problem.clone(),
+    let entry = problems::find(&state.domain, &found.problem).ok();
+    let problem_title = entry.as_ref().map_or_else(
+        || found.problem.clone(),
         |e| e.problem.title("en").to_owned(),
     );
+    // Subtasks by their statement numbers; samples and personal instances by their names.
+    let groups: BTreeMap<String, String> = entry
+        .as_ref()
+        .map(|e| {
+            e.problem
+                .spec
+                .subtasks
+                .iter()
+                .enumerate()
+                .map(|(s, subtask)| (subtask.name.clone(), Group::Subtask(s + 1).title()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let personal = found.kind == SubmissionKind::Program && found.instance_seed.is_some();
+    let title = |group: String| {
+        if personal && group == grundy_judge::PERSONAL_GROUP {
+            return group;
+        }
+        groups.get(&group).cloned().unwrap_or(group)
+    };
+    let live = found.status != SubmissionStatus::Done;
     Ok(SubmissionPage {
         line: SubmissionLine::of(found, &detail.author),
         problem_title,
         is_answers: found.kind == SubmissionKind::Answers,
-        live: found.status != SubmissionStatus::Done || detail.explanation_pending,
+        live: live || detail.explanation_pending,
         explains: detail.explanation_pending,
+        reload_when_judged: live && detail.feedback == Feedback::Inputs,
         compile_message: found.compile_message.clone().unwrap_or_default(),
-        verdict_only: detail.feedback == grundy_store::Feedback::Verdict,
+        verdict_only: detail.feedback == Feedback::Verdict,
+        subtasks: detail.subtasks,
         tests: detail
             .tests
             .into_iter()
             .map(|t| TestLine {
                 position: t.row.position,
-                name: t.row.name.to_string(),
+                name: format!("{} #{}", title(t.row.name.group), t.row.name.index),
                 verdict: t.row.verdict,
                 cpu_ms: t.row.cpu_ms,
                 memory_kib: t.row.memory_kib,
                 message: t.row.message.unwrap_or_default(),
                 input: t.input,
                 expected: t.expected,
+                output: t.output,
+                too_large: t.too_large,
             })
             .collect(),
+        // Read by the script from a <script> element: nothing in it may close that element.
+        groups_json: serde_json::to_string(&groups)
+            .unwrap_or_default()
+            .replace('<', "\\u003c"),
         source: detail.source,
         explanation: ExplanationLine::of(detail.explanation),
         frame: Frame::new(Some(user), format!("Submission {id}")),

@@ -168,6 +168,10 @@ pub struct Ui {
     pub misconception: &'static str,
     pub class_misconceptions: &'static str,
     pub class_misconceptions_none: &'static str,
+    pub subtasks: &'static str,
+    pub failed_tests: &'static str,
+    pub program_output: &'static str,
+    pub too_large: &'static str,
 }
 
 impl Ui {
@@ -187,6 +191,16 @@ impl Ui {
         match scoring.borrow() {
             Scoring::Best => self.scoring_best,
             Scoring::Last => self.scoring_last,
+        }
+    }
+
+    /// The heading over what was judged beside the input and the expected answer: the
+    /// program's output, or the answer typed.
+    pub fn your_output(&self, is_answers: impl Borrow<bool>) -> &'static str {
+        if *is_answers.borrow() {
+            self.your_answer
+        } else {
+            self.program_output
         }
     }
 
@@ -371,7 +385,7 @@ static ENGLISH: Ui = Ui {
     feedback: "Feedback to students",
     feedback_verdict: "verdict and score only",
     feedback_tests: "per-test verdicts",
-    feedback_inputs: "per-test verdicts and their own failing inputs with expected answers (in answer mode a student can copy those: regenerate their draw, or prefer programs)",
+    feedback_inputs: "per-test verdicts and the failing tests' inputs with expected answers (hidden tests of a teacher's problem only when its owner teaches this course; in answer mode a student can copy the answers: regenerate their draw, or prefer programs)",
     choose_several: "(Ctrl/⌘-click to choose several)",
     course: "Course",
     your_extension: "You have an extension",
@@ -407,6 +421,10 @@ static ENGLISH: Ui = Ui {
     misconception: "The classic mistake:",
     class_misconceptions: "Misconceptions in the class",
     class_misconceptions_none: "No wrong program in this assignment has been matched to a classic mistake yet.",
+    subtasks: "Subtasks",
+    failed_tests: "Failed tests",
+    program_output: "Your program's output",
+    too_large: "The input is too large to show.",
 };
 
 #[cfg(test)]
