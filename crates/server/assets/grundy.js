@@ -125,8 +125,9 @@ function follow(section) {
     }
     // What the live rows do not carry (failing hidden tests' inputs) comes with the page.
     const reload = section.dataset.reloadWhenJudged === "true" && done.verdict !== "accepted";
-    // A wrong answer's explanation follows when the page said one would: wait for it, a while.
-    if (!reload && document.getElementById("explanation")?.dataset.explains === "true") {
+    // A wrong answer's explanation follows when the server says one will: wait for it, a while.
+    const explains = done.explains || document.getElementById("explanation")?.dataset.explains === "true";
+    if (!reload && explains) {
       setTimeout(() => source.close(), 40000);
       return;
     }

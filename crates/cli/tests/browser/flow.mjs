@@ -197,9 +197,9 @@ try {
   assert.match(await page.textContent("#compile-message"), /undeclared_name/);
   await shot("05-compilation-error");
 
-  step("finds all three under my submissions");
+  step("finds all four under my submissions");
   await page.click("header a[href='/submissions']");
-  assert.equal(await page.locator("table.submissions tbody tr").count(), 3);
+  assert.equal(await page.locator("table.submissions tbody tr").count(), 4);
   assert.deepEqual(await unlabelled(page), []);
   await page.reload();
   await page.goto(`${base}/problems`);

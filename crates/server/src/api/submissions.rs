@@ -130,7 +130,7 @@ const STREAM_RETRY_SECS: u64 = 5;
     params(("id" = i64, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "text/event-stream",
-        description = "events `state` {status, attempt}, `test` (a test result, as in `SubmissionDetail.tests`), `done` {verdict, score, max_score, compile_message, subtasks (as in `SubmissionDetail.subtasks`)}"),
+        description = "events `state` {status, attempt}, `test` (a test result, as in `SubmissionDetail.tests`), `done` {verdict, score, max_score, compile_message, subtasks (as in `SubmissionDetail.subtasks`), explains}, then when `explains`, `explanation` (an ExplanationView) once found"),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody,
             headers(("retry-after" = u64, description = "seconds to wait")))))]
@@ -200,7 +200,11 @@ pub(super) async fn events(
             }
             if let Some(subtasks) = subtasks.filter(|_| done_sent != Some(now.attempts)) {
                 done_sent = Some(now.attempts);
+                explanation_due = following
+                    .explains(&state.domain, &now)
+                    .then(|| tokio::time::Instant::now() + EXPLANATION_WAIT);
                 let done = json!({
+                    "explains": explanation_due.is_some(),
                     "verdict": now.verdict,
                     "score": now.score,
                     "max_score": now.max_score,
@@ -210,9 +214,6 @@ pub(super) async fn events(
                 if tx.send(event("done", &done)).await.is_err() {
                     return;
                 }
-                explanation_due = following
-                    .explains(&state.domain, &now)
-                    .then(|| tokio::time::Instant::now() + EXPLANATION_WAIT);
             }
             if now.status == SubmissionStatus::Done {
                 let Some(due) = explanation_due else {
