@@ -98,6 +98,19 @@ impl World {
         self.call(Method::POST, path, &who.token, Some(body)).await
     }
 
+    /// A page as `who`'s browser gets it: the status and the HTML.
+    async fn page(&self, path: &str, who: &Person) -> (StatusCode, String) {
+        let response = self
+            .server
+            .client
+            .get(format!("{}{path}", self.server.url))
+            .header(COOKIE, &who.cookie)
+            .send()
+            .await
+            .unwrap();
+        (response.status(), response.text().await.unwrap())
+    }
+
     /// A form post from the site's own pages, as a browser makes it; the status.
     async fn form(&self, path: &str, who: &Person, fields: &[(&str, &str)]) -> StatusCode {
         self.server
@@ -675,6 +688,30 @@ async fn explanations(store: Store) {
         .get(&format!("/api/v1/assignments/{homework}/gradebook"), &sam)
         .await;
     assert_eq!(status, 403);
+    let (status, html) = world.page(&format!("/assignments/{homework}"), &ann).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains(r#"<tr data-misconception="sum-parity">"#),
+        "{html}"
+    );
+    assert!(html.contains("<strong>2</strong>: sam, sue"), "{html}");
+    let (status, html) = world.page(&format!("/assignments/{homework}"), &sam).await;
+    assert_eq!(status, 200);
+    assert!(
+        !html.contains("data-misconception"),
+        "a student's page has no class table"
+    );
+    // The submission page: the explanation for the student at `tests`, nothing at `verdict`.
+    let (_, html) = world
+        .page(&format!("/submissions/{sams_homework}"), &sam)
+        .await;
+    assert!(
+        html.contains(r#"<code id="misconception-id">sum-parity</code>"#),
+        "{html}"
+    );
+    assert!(html.contains("John thua."), "{html}");
+    let (_, html) = world.page(&format!("/submissions/{sams_quiz}"), &sam).await;
+    assert!(!html.contains("John thua."), "{html}");
 
     // A rejudge gives a new verdict: the old explanation is not shown, nor stored late.
     let first_verdict = world.now();
