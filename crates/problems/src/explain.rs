@@ -57,8 +57,13 @@ pub trait Explain: Family {
     fn input_of(&self, games: &[Self::Game]) -> Self::Input;
     /// The games an input holds, in order.
     fn games_of(&self, input: &Self::Input) -> Vec<Self::Game>;
-    /// The reference's answer to one game: its part of the expected output.
-    fn answer(&self, game: &Self::Game) -> String;
+    /// The reference's answer to one game: its part of the expected output. By default the
+    /// reference's output for an input holding that game alone.
+    fn answer(&self, game: &Self::Game) -> String {
+        self.solve(&self.input_of(std::slice::from_ref(game)))
+            .trim_end()
+            .to_owned()
+    }
     /// The order [`Explain::small_games`] follows (piles, vertices, …): what "smaller" means.
     fn size(&self, game: &Self::Game) -> u64;
     /// Games one step smaller than `game` (a pile fewer, a pile smaller, …), smallest first.

@@ -160,10 +160,6 @@ impl Explain for Sc4 {
         vec![input.clone()]
     }
 
-    fn answer(&self, game: &Input) -> String {
-        self.solve(game).trim_end().to_owned()
-    }
-
     fn size(&self, game: &Input) -> u64 {
         u64::from(game.n) * 128 + u64::from(game.m)
     }

@@ -256,10 +256,6 @@ impl Explain for Stones {
         vec![input.clone()]
     }
 
-    fn answer(&self, game: &Input) -> String {
-        self.solve(game).trim_end().to_owned()
-    }
-
     fn size(&self, game: &Input) -> u64 {
         // The pile first, then the moves: their sum is below 100 · 10⁵ < 2³².
         let moves: u64 = game.moves.iter().map(|&a| u64::from(a)).sum();
