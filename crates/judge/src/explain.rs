@@ -250,35 +250,18 @@ impl Judge {
         if !compiled.result.ok {
             return Ok(None);
         }
-        let limits = Limits::for_run(
-            u64::from(problem.spec.time_limit_ms),
-            u64::from(problem.spec.memory_limit_mib) * 1024,
-        );
-        let case_sensitive = case_sensitive(problem);
-        let mut runner = BudgetedRunner {
-            judge: self,
-            language,
-            compiled: &compiled,
-            limits,
-            budget,
-            started: Instant::now(),
-            cpu: Duration::ZERO,
-            fault: None,
-        };
         let bounds = Bounds {
             runs: budget.runs,
             ..Bounds::default()
         };
-        let finding = explain::search(explainer, case_sensitive, bounds, &mut |input| {
-            runner.run(input)
-        });
-        if let Some(fault) = runner.fault {
-            return Err(fault);
-        }
-        Ok(Some(Explanation::from_finding(
-            finding,
-            runner.cpu.as_millis() as u64,
-        )))
+        self.run_explaining(
+            problem,
+            language,
+            &compiled,
+            budget,
+            |case_sensitive, run| explain::search(explainer, case_sensitive, bounds, run),
+        )
+        .map(Some)
     }
 
     /// Checks `source` against the reference on `games` (one-game inputs, random small ones)
@@ -293,32 +276,41 @@ impl Judge {
         games: &[String],
         progress: &mut dyn FnMut(usize),
     ) -> Result<Explanation, JudgeError> {
-        let limits = Limits::for_run(
-            u64::from(problem.spec.time_limit_ms),
-            u64::from(problem.spec.memory_limit_mib) * 1024,
-        );
-        let case_sensitive = case_sensitive(problem);
+        let unbounded = Budget {
+            runs: u32::MAX,
+            cpu: Duration::MAX,
+            wall: Duration::MAX,
+        };
+        self.run_explaining(
+            problem,
+            language,
+            compiled,
+            unbounded,
+            |case_sensitive, run| explain::stress(explainer, case_sensitive, games, run, progress),
+        )
+    }
+
+    /// Runs `search` with the compiled program as its "program", within `budget`, and turns
+    /// what it found into an [`Explanation`]; a fault of the sandbox is the judge's error.
+    fn run_explaining(
+        &mut self,
+        problem: &Problem,
+        language: &Language,
+        compiled: &Compiled,
+        budget: Budget,
+        search: impl FnOnce(bool, &mut dyn FnMut(&str) -> Attempt) -> explain::Finding,
+    ) -> Result<Explanation, JudgeError> {
         let mut runner = BudgetedRunner {
             judge: self,
             language,
             compiled,
-            limits,
-            budget: Budget {
-                runs: u32::MAX,
-                cpu: Duration::MAX,
-                wall: Duration::MAX,
-            },
+            limits: crate::problem_limits(problem),
+            budget,
             started: Instant::now(),
             cpu: Duration::ZERO,
             fault: None,
         };
-        let finding = explain::stress(
-            explainer,
-            case_sensitive,
-            games,
-            &mut |input| runner.run(input),
-            progress,
-        );
+        let finding = search(case_sensitive(problem), &mut |input| runner.run(input));
         if let Some(fault) = runner.fault {
             return Err(fault);
         }

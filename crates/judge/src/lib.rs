@@ -113,6 +113,14 @@ pub enum JudgeError {
     Internal,
 }
 
+/// A run's limits on `problem`: its time and memory limits.
+pub(crate) fn problem_limits(problem: &Problem) -> Limits {
+    Limits::for_run(
+        u64::from(problem.spec.time_limit_ms),
+        u64::from(problem.spec.memory_limit_mib) * 1024,
+    )
+}
+
 /// Limits for compilers: gcc spawns cc1, as and ld; rustc and javac want memory.
 pub fn compile_limits() -> Limits {
     Limits {
@@ -549,10 +557,7 @@ impl Judge {
         let program = Program {
             language,
             compiled: &compiled,
-            limits: Limits::for_run(
-                u64::from(spec.time_limit_ms),
-                u64::from(spec.memory_limit_mib) * 1024,
-            ),
+            limits: problem_limits(problem),
             needs_input: spec.checker.kind == CheckerKind::Reference,
         };
         let mut scorer = Scorer::new(problem);
