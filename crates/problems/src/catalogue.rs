@@ -342,6 +342,16 @@ impl Problem {
         self.solver().and_then(|s| s.explainer())
     }
 
+    /// How the reference referees a test of an interactive problem; `None` for every other
+    /// problem.
+    pub fn play(&self) -> Option<&dyn crate::play::Play> {
+        self.solver().and_then(|s| s.play())
+    }
+
+    pub fn is_interactive(&self) -> bool {
+        self.play().is_some()
+    }
+
     /// The package's output validator, when answers are judged by one (checker kind
     /// [`CheckerKind::Custom`]); see [`Problem::check`].
     pub fn output_validator(&self) -> Option<&OutputValidator> {

@@ -4,6 +4,7 @@
 
 use crate::check::CheckOutcome;
 use crate::explain::Explainer;
+use crate::play::Play;
 use crate::seed::TestRng;
 use crate::strict::ValidationError;
 use serde::de::DeserializeOwned;
@@ -60,6 +61,11 @@ pub trait Family: Send + Sync + 'static {
     fn explainer(&self) -> Option<&dyn Explainer> {
         None
     }
+    /// For interactive problems: how the reference referees a test, `Some(self)` when the family
+    /// implements [`Play`].
+    fn play(&self) -> Option<&dyn Play> {
+        None
+    }
 }
 
 /// Subtask parameters after checking, type-erased.
@@ -88,6 +94,8 @@ pub trait Solver: Send + Sync {
     fn check_text(&self, input: &str, output: &str) -> CheckOutcome;
     /// See [`Family::explainer`].
     fn explainer(&self) -> Option<&dyn Explainer>;
+    /// See [`Family::play`].
+    fn play(&self) -> Option<&dyn Play>;
 }
 
 /// What [`Solver::examine`] found about one input.
@@ -146,6 +154,10 @@ where
 
     fn explainer(&self) -> Option<&dyn Explainer> {
         Family::explainer(self)
+    }
+
+    fn play(&self) -> Option<&dyn Play> {
+        Family::play(self)
     }
 
     fn check_text(&self, input: &str, output: &str) -> CheckOutcome {

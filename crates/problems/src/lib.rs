@@ -12,6 +12,7 @@ pub mod explain;
 pub mod families;
 pub mod family;
 pub mod package;
+pub mod play;
 pub mod seed;
 pub mod spec;
 pub mod strict;

@@ -1,0 +1,98 @@
+//! Games played against the reference: the referee of an interactive problem and the same game,
+//! position by position, for a person at a page or a terminal.
+//!
+//! A referee knows nothing of processes or pipes: the judge hands it each line the program wrote
+//! and writes back what it answers. It validates every move of the program against the rules and
+//! the exact value of the position, and stops at the program's first mistake.
+
+use serde::{Deserialize, Serialize};
+
+use crate::strict::ValidationError;
+
+/// Which side a player takes in one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    First,
+    Second,
+}
+
+/// Who made a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mover {
+    Program,
+    Referee,
+}
+
+/// The value of a position for the player about to move from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Value {
+    /// The player to move wins with perfect play.
+    pub win: bool,
+    /// The Grundy value, where the game has one (normal-play impartial games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u64>,
+}
+
+/// One move of a game, as written in the protocol, with the position it left and that
+/// position's value for the player who moves next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub by: Mover,
+    /// The move as written (`2 3`).
+    pub text: String,
+    /// The position after the move, in the game's words (`(3, 3, 6)`).
+    pub after: String,
+    pub value: Value,
+}
+
+/// One game of a test: its start, the side the program took, the moves, and the mistake that
+/// ended it, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The start position in the game's words.
+    pub start: String,
+    pub start_value: Value,
+    pub side: Option<Side>,
+    pub moves: Vec<MoveRecord>,
+    /// Why the referee stopped the game: the program's first mistake, in the problem's terms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mistake: Option<String>,
+}
+
+/// Everything that happened in one test, game by game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transcript {
+    pub games: Vec<GameRecord>,
+}
+
+/// What the referee does with a line the program wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Heard {
+    /// Write this (possibly empty: the program moves again, or waits for nothing) and go on.
+    Reply(String),
+    /// Every game is over: the program must now exit without writing more.
+    Over,
+    /// The program's mistake: write `stop` (the protocol's stop line, with its newline) and end
+    /// the test with wrong answer and `message` (e.g. `game 3, move 5: from (3, 5, 6) you took 2
+    /// from pile 2, leaving (3, 3, 6) with nim-value 6 ≠ 0; a winning move was 1 from pile 3`).
+    Mistake { stop: String, message: String },
+}
+
+/// The referee of one test. Deterministic given its seed.
+pub trait Referee: Send {
+    /// What to write before the program speaks: `T` and the first game's line.
+    fn open(&mut self) -> String;
+    /// The program wrote `line` (without its line break).
+    fn hear(&mut self, line: &str) -> Heard;
+    /// The games so far.
+    fn transcript(&self) -> &Transcript;
+}
+
+/// What a family that can be played offers.
+pub trait Play: Send + Sync {
+    /// A referee for one test, from the test's input (its start positions) and a seed that
+    /// varies the referee's own moves.
+    fn referee(&self, input: &str, seed: u64) -> Result<Box<dyn Referee>, ValidationError>;
+}
