@@ -90,6 +90,7 @@ fn main() {
         copy_out: None,
         limits: Limits::for_run(1000, 64 * 1024),
         kind: RunKind::Program,
+        pipes: None,
     };
     // Warm up both paths (page cache, cgroup directories, the supervisor's first allocations).
     for _ in 0..10 {

@@ -457,6 +457,7 @@ fn self_test(sandbox: &SandboxArgs) -> Result<RunReport> {
         copy_out: None,
         limits: Limits::for_run(1000, 64 * 1024),
         kind: RunKind::Program,
+        pipes: None,
     })?;
     if report.status != Status::Ok {
         bail!(

@@ -3,6 +3,7 @@
 
 mod compiled;
 pub mod explain;
+pub mod interactive;
 pub mod languages;
 pub mod naming;
 mod pch;
@@ -14,6 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use grundy_problems::check::{CheckOutcome, Mismatch};
+use grundy_problems::play::Transcript;
 use grundy_problems::spec::CheckerKind;
 use grundy_problems::{Instance, Problem};
 use grundy_sandbox::{
@@ -67,6 +69,10 @@ pub struct TestResult {
     /// on a hidden test.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shown: Option<Shown>,
+    /// An interactive test's games move by move, where the contestant may see the test (as
+    /// [`TestResult::shown`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<Transcript>,
 }
 
 /// How much of a test's input, expected answer and output a failed visible test shows.
@@ -320,6 +326,7 @@ impl Judge {
             }),
             limits,
             kind: RunKind::Toolchain,
+            pipes: None,
         };
         let report = self.sandbox.run(&run)?;
         let mut message = String::from_utf8_lossy(&report.stdout).into_owned();
@@ -452,6 +459,7 @@ impl Judge {
             copy_out: None,
             limits,
             kind: RunKind::Toolchain,
+            pipes: None,
         };
         let report = self.sandbox.run(&probe).map_err(|e| e.to_string())?;
         let stderr = String::from_utf8_lossy(&report.stderr);
@@ -481,6 +489,7 @@ impl Judge {
             }),
             limits,
             kind: RunKind::Toolchain,
+            pipes: None,
         };
         let report = self.sandbox.run(&build).map_err(|e| e.to_string())?;
         if report.status != Status::Ok || !report.copied.iter().any(|c| c == gch) {
@@ -504,21 +513,64 @@ impl Judge {
         compiled: &Compiled,
         stdin: Option<&Path>,
         stdout_path: Option<&Path>,
-        mut limits: Limits,
+        limits: Limits,
     ) -> Result<RunReport, JudgeError> {
-        limits.pids = limits.pids.max(language.spec.min_pids.unwrap_or(0));
-        let spec = RunSpec {
-            argv: language.command(&language.spec.run, limits.memory_kib / 1024),
-            env: language.env(),
-            files: compiled.box_files()?,
-            stdin: stdin.map(Path::to_path_buf),
-            stdout_path: stdout_path.map(Path::to_path_buf),
-            binds: language.binds(),
-            copy_out: None,
-            limits,
-            kind: RunKind::Program,
-        };
+        let mut spec = program_spec(language, compiled, limits)?;
+        spec.stdin = stdin.map(Path::to_path_buf);
+        spec.stdout_path = stdout_path.map(Path::to_path_buf);
         Ok(self.sandbox.run(&spec)?)
+    }
+
+    /// Plays one test of an interactive problem: the problem's referee against the program.
+    fn run_interactive(
+        &mut self,
+        problem: &Problem,
+        program: &Program<'_>,
+        input: &Path,
+        name: TestName,
+        input_visible: bool,
+    ) -> Result<TestResult, JudgeError> {
+        let mut result = TestResult::accepted(name);
+        let games = fs::read_to_string(input)?;
+        let Some(play) = problem.play() else {
+            return Err(JudgeError::Internal);
+        };
+        let mut referee = match play.referee(&games, interactive::seed_of(&games)) {
+            Ok(referee) => referee,
+            Err(e) => {
+                tracing::error!(error = %e, "the referee refused its own test");
+                result.verdict = Verdict::InternalError;
+                return Ok(result);
+            }
+        };
+        let mut limits = program.limits;
+        let conversation = interactive::conversation(limits.cpu_ms);
+        // A program that waits is ended by the idleness limit, which says why, before the wall
+        // limit would.
+        limits.wall_ms = limits
+            .wall_ms
+            .saturating_add(conversation.idle.as_millis() as u64);
+        let spec = program_spec(program.language, program.compiled, limits)?;
+        let mut peer = interactive::RefereePeer::new(referee.as_mut());
+        let interaction = self.sandbox.interact(&spec, &mut peer, conversation)?;
+        let report = &interaction.report;
+        if report.status == Status::InternalError {
+            tracing::error!(
+                detail = report.detail.as_deref().unwrap_or("unknown"),
+                "the sandbox failed to run an interactive test"
+            );
+        }
+        let (verdict, message) =
+            interactive::verdict(&interaction, &peer, conversation.idle, input_visible);
+        Ok(TestResult {
+            verdict,
+            message,
+            cpu_ms: report.cpu_ms,
+            wall_ms: report.wall_ms,
+            memory_kib: report.memory_kib,
+            transcript: input_visible.then(|| peer.transcript().clone()),
+            ..result
+        })
     }
 
     /// Judges `source` against every test of `problem`, calling `on_event` as results arrive.
@@ -630,6 +682,9 @@ impl Judge {
         name: TestName,
         input_visible: bool,
     ) -> Result<TestResult, JudgeError> {
+        if problem.is_interactive() {
+            return self.run_interactive(problem, program, input, name, input_visible);
+        }
         let output_path = self.scratch.path().join("output");
         let _ = fs::remove_file(&output_path);
         let mut result = self.run_and_check(
@@ -776,6 +831,7 @@ impl Judge {
             copy_out: None,
             limits,
             kind: RunKind::Program,
+            pipes: None,
         };
         let report = self.sandbox.run(&spec)?;
         // Its verdict is its exit code, which the sandbox reports as a runtime error.
@@ -930,6 +986,7 @@ impl TestResult {
             memory_kib: 0,
             message: None,
             shown: None,
+            transcript: None,
         }
     }
 
@@ -980,6 +1037,28 @@ fn deterministic(report: &RunReport, result: &CompileResult, limits: &Limits) ->
         && report.wall_ms < limits.wall_ms / 2
         && report.memory_kib < limits.memory_kib / 2
         && !result.message.contains("internal compiler error")
+}
+
+/// How the sandbox runs a compiled program of `language` under `limits`, its standard streams
+/// still to be set.
+fn program_spec(
+    language: &Language,
+    compiled: &Compiled,
+    mut limits: Limits,
+) -> std::io::Result<RunSpec> {
+    limits.pids = limits.pids.max(language.spec.min_pids.unwrap_or(0));
+    Ok(RunSpec {
+        argv: language.command(&language.spec.run, limits.memory_kib / 1024),
+        env: language.env(),
+        files: compiled.box_files()?,
+        stdin: None,
+        stdout_path: None,
+        binds: language.binds(),
+        copy_out: None,
+        limits,
+        kind: RunKind::Program,
+        pipes: None,
+    })
 }
 
 /// Validator and checker limits: generous, they are the judge's own programs.

@@ -17,12 +17,14 @@ mod child;
 mod client;
 pub mod doctor;
 mod files;
+mod interact;
 mod protocol;
 pub mod seccomp;
 pub mod supervisor;
 
 pub use client::{Sandbox, SandboxError, SupervisorCommand};
 pub use doctor::Isolation;
+pub use interact::{Conversation, Ending, Interaction, Next, Peer};
 pub use protocol::{
-    Bind, BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Status,
+    Bind, BoxFile, CopyOut, FileSource, Limits, Pipes, RunKind, RunReport, RunSpec, Status,
 };

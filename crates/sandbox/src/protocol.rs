@@ -111,6 +111,18 @@ impl Bind {
     }
 }
 
+/// Standard input and output wired to the client instead of files, for a program that talks with
+/// a referee while it runs. Each is a FIFO on the host that the client made and has already
+/// opened its own end of (so the supervisor's opens never block): the program reads
+/// `to_program` and writes `from_program`. A byte written to `control` ends the run at once (the
+/// referee's idleness limit, or a program that goes on after the referee has decided).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pipes {
+    pub to_program: PathBuf,
+    pub from_program: PathBuf,
+    pub control: PathBuf,
+}
+
 /// One run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSpec {
@@ -130,6 +142,10 @@ pub struct RunSpec {
     pub limits: Limits,
     #[serde(default)]
     pub kind: RunKind,
+    /// When present, `stdin` and `stdout_path` must be absent: standard input and output are
+    /// these pipes, and nothing of the output is captured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipes: Option<Pipes>,
 }
 
 /// How a run ended.

@@ -27,7 +27,7 @@ use nix::unistd::{Pid, pipe2};
 use crate::cgroup::{self, Group};
 use crate::child::{self, Fds, Plan, TAG_EXEC_FAILED, TAG_SETUP_FAILED, TAG_STATUS};
 use crate::files;
-use crate::protocol::{Bind, Hello, RunKind, RunReport, RunSpec, Status};
+use crate::protocol::{Bind, Hello, Pipes, RunKind, RunReport, RunSpec, Status};
 use crate::seccomp;
 
 /// Host paths every box sees read-only: the system's programs and libraries, and the few files
@@ -334,11 +334,13 @@ impl Supervisor {
         };
 
         let io = |what: &'static str| move |e: nix::Error| format!("{what}: {e}");
-        let stdin: OwnedFd = match &spec.stdin {
-            Some(path) => File::open(path)
+        let pipes = spec.pipes.as_ref().map(PipeEnds::open).transpose()?;
+        let stdin: OwnedFd = match (&pipes, &spec.stdin) {
+            (Some(pipes), _) => pipes.stdin.try_clone().map_err(|e| format!("stdin: {e}"))?,
+            (None, Some(path)) => File::open(path)
                 .map_err(|e| format!("stdin {}: {e}", path.display()))?
                 .into(),
-            None => File::open("/dev/null")
+            (None, None) => File::open("/dev/null")
                 .map_err(|e| format!("/dev/null: {e}"))?
                 .into(),
         };
@@ -366,9 +368,22 @@ impl Supervisor {
                 .map_err(io("fcntl"))?;
         }
 
+        // With pipes the program writes to the client directly; the capture pipe then has no
+        // writer and is at EOF from the start.
+        let stdout = match pipes.as_ref() {
+            Some(pipes) => {
+                drop(out_w);
+                pipes
+                    .stdout
+                    .try_clone()
+                    .map_err(|e| format!("stdout: {e}"))?
+            }
+            None => out_w,
+        };
+        let control = pipes.map(|p| p.control);
         let fds = Fds {
             stdin,
-            stdout: out_w,
+            stdout,
             stderr: err_w,
             go: go_r,
             report: rep_w,
@@ -422,7 +437,14 @@ impl Supervisor {
             reaped: false,
             exit: None,
         };
-        let watched = monitor.watch(&out_r, &err_r, &rep_r, &sock_parent, &mut stdout_sink);
+        let watched = monitor.watch(
+            &out_r,
+            &err_r,
+            &rep_r,
+            &sock_parent,
+            control.as_ref(),
+            &mut stdout_sink,
+        );
         let monitor_reaped = monitor.reaped;
         let wall_ms = started.elapsed().as_millis() as u64;
         let _ = stdout_sink.flush();
@@ -450,6 +472,45 @@ impl Supervisor {
             report.stdout = bytes;
         }
         Ok(report)
+    }
+}
+
+/// The supervisor's ends of a run's [`Pipes`]: the program's standard input and output, and the
+/// control pipe the monitor watches.
+struct PipeEnds {
+    stdin: OwnedFd,
+    stdout: OwnedFd,
+    control: OwnedFd,
+}
+
+impl PipeEnds {
+    /// Opens without blocking: the client holds the other end of each FIFO open already. The
+    /// program's ends are then made blocking, as a program expects of its standard streams.
+    fn open(pipes: &Pipes) -> Result<PipeEnds, String> {
+        let open = |path: &Path, flags: OFlag| -> Result<OwnedFd, String> {
+            let fd = nix::fcntl::open(
+                path,
+                flags | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+                nix::sys::stat::Mode::empty(),
+            )
+            .map_err(|e| format!("pipe {}: {e}", path.display()))?;
+            Ok(fd)
+        };
+        let blocking = |fd: &OwnedFd| {
+            nix::fcntl::fcntl(fd, nix::fcntl::FcntlArg::F_SETFL(OFlag::empty()))
+                .map(drop)
+                .map_err(|e| format!("fcntl: {e}"))
+        };
+        let stdin = open(&pipes.to_program, OFlag::O_RDONLY)?;
+        let stdout = open(&pipes.from_program, OFlag::O_WRONLY)?;
+        blocking(&stdin)?;
+        blocking(&stdout)?;
+        let control = open(&pipes.control, OFlag::O_RDONLY)?;
+        Ok(PipeEnds {
+            stdin,
+            stdout,
+            control,
+        })
     }
 }
 
@@ -482,6 +543,8 @@ enum KillReason {
     Wall,
     Output,
     Violation(String),
+    /// The client asked through the control pipe.
+    Stopped,
 }
 
 struct Monitor<'a> {
@@ -511,6 +574,7 @@ impl Monitor<'_> {
         err: &OwnedFd,
         rep: &OwnedFd,
         sock: &OwnedFd,
+        control: Option<&OwnedFd>,
         sink: &mut Sink,
     ) -> Result<(), String> {
         let mut open = [true, true, true];
@@ -519,7 +583,7 @@ impl Monitor<'_> {
         let mut reaped_at: Option<Instant> = None;
         let mut buf = vec![0u8; 64 * 1024];
         loop {
-            let mut polled: Vec<PollFd<'_>> = Vec::with_capacity(5);
+            let mut polled: Vec<PollFd<'_>> = Vec::with_capacity(6);
             let pipes = [out, err, rep];
             let mut which = Vec::with_capacity(5);
             for (i, fd) in pipes.iter().enumerate() {
@@ -537,6 +601,10 @@ impl Monitor<'_> {
             if let Some(l) = &listener {
                 polled.push(PollFd::new(l.as_fd(), PollFlags::POLLIN));
                 which.push(4);
+            }
+            if let Some(c) = control {
+                polled.push(PollFd::new(c.as_fd(), PollFlags::POLLIN));
+                which.push(5);
             }
             let ready = poll(&mut polled, PollTimeout::from(POLL_MS)).unwrap_or(0);
             let events: Vec<(usize, PollFlags)> = which
@@ -559,6 +627,14 @@ impl Monitor<'_> {
                         3 => {
                             listener = receive_listener(sock);
                             awaiting_listener = false;
+                        }
+                        5 => {
+                            // Any byte: the client has heard enough. Reading it keeps the poll
+                            // from waking again for the same byte.
+                            if let Some(c) = control {
+                                let _ = nix::unistd::read(c, &mut [0u8; 16]);
+                            }
+                            self.kill_reason.get_or_insert(KillReason::Stopped);
                         }
                         _ => {
                             if revents.contains(PollFlags::POLLIN) {
@@ -753,6 +829,7 @@ impl Monitor<'_> {
                 KillReason::Cpu => (Status::TimeLimit, Some("cpu".into())),
                 KillReason::Wall => (Status::TimeLimit, Some("wall".into())),
                 KillReason::Output => (Status::OutputLimit, Some("stdout".into())),
+                KillReason::Stopped => (Status::RuntimeError, Some("stopped".into())),
             }
         } else if report.cpu_ms > self.limits.cpu_ms {
             (Status::TimeLimit, Some("cpu".into()))

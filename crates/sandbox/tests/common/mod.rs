@@ -44,6 +44,7 @@ pub fn shell(script: &str) -> RunSpec {
         copy_out: None,
         limits: Limits::for_run(1000, 64 * 1024),
         kind: RunKind::Program,
+        pipes: None,
     }
 }
 
