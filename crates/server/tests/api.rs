@@ -817,6 +817,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         memory_kib: 1024,
         message: None,
         shown: None,
+        transcript: None,
     };
     // The first worker judges two tests, then dies: its lease runs out.
     let lease = 60_000;

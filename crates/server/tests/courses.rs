@@ -128,6 +128,7 @@ fn row(position: i64, group: &str, idx: i64, verdict: &str) -> TestRow {
         memory_kib: 1024,
         message: None,
         shown: None,
+        transcript: None,
     }
 }
 

@@ -97,6 +97,7 @@ fn row(position: i64, group: &str, index: u32, verdict: Verdict) -> TestRow {
         memory_kib: 1024,
         message: verdict.is_failure().then(|| "line 1 is wrong".to_owned()),
         shown: None,
+        transcript: None,
     }
 }
 
@@ -224,6 +225,7 @@ async fn feedback(store: Store) {
         row(0, "samples", 1, Verdict::Accepted),
         TestRow {
             shown: Some(shown_sample.clone()),
+            transcript: None,
             ..row(1, "samples", 2, Verdict::WrongAnswer)
         },
     ];

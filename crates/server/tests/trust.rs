@@ -191,6 +191,7 @@ impl World {
                 memory_kib: 1024,
                 message: Some("line 1 is wrong".into()),
                 shown: None,
+                transcript: None,
             };
             assert!(
                 store

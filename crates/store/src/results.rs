@@ -1,23 +1,29 @@
 //! A submission's results: each test's row and the final verdict, written only by the worker
 //! that holds its lease (see `queue.rs`), and read back test by test.
 
-use crate::{Outcome, Result, Store, TestRow, rows};
+use crate::{Outcome, Result, Store, StoreError, TestRow, rows};
 
 impl Store {
     /// Records one test's result; false (and nothing written) when `worker` no longer holds it.
     pub async fn record_test(&self, id: i64, worker: &str, test: &TestRow) -> Result<bool> {
-        const SQLITE: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13 \
+        const SQLITE: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output, transcript) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13, $14 \
              WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging')";
         // FOR SHARE: a claim by another worker committing meanwhile is waited for and re-checked,
         // so a stale worker's row cannot land after the new holder cleared the old results.
-        const POSTGRES: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13 \
+        const POSTGRES: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output, transcript) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13, $14 \
              WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging' FOR SHARE)";
         let sql = match self {
             Store::Sqlite(_) => SQLITE,
             Store::Postgres(_) => POSTGRES,
         };
+        let transcript = test
+            .transcript
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| StoreError::InvalidRow(format!("transcript: {e}")))?;
         Ok(on_both!(self, pool => sqlx::query(sql)
             .bind(id)
             .bind(test.position)
@@ -32,6 +38,7 @@ impl Store {
             .bind(test.shown.as_ref().map(|s| &s.input))
             .bind(test.shown.as_ref().map(|s| &s.expected))
             .bind(test.shown.as_ref().map(|s| &s.output))
+            .bind(&transcript)
             .execute(pool)
             .await?
             .rows_affected())
@@ -61,7 +68,7 @@ impl Store {
     /// Every result of a submission's current attempt, in judging order.
     pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {
         const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, \
-                           shown_input, shown_expected, shown_output \
+                           shown_input, shown_expected, shown_output, transcript \
                            FROM test_results WHERE submission_id = $1 ORDER BY position";
         let found: Vec<rows::TestResultRow> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(submission).fetch_all(pool).await?);

@@ -1,6 +1,7 @@
 //! Rows as stored and as the rest of the program sees them. Enums travel as text (the schema's
 //! CHECK constraints hold the same lists), so decoding is the same on both backends.
 
+use grundy_verdict::transcript::Transcript;
 use grundy_verdict::{Shown, TestName, Verdict};
 use serde::Serialize;
 
@@ -358,6 +359,8 @@ pub struct TestRow {
     /// A failed test's data, as the judge cut it, when the student may see it (a sample, their
     /// own instance); who is shown it is the service's to decide.
     pub shown: Option<Shown>,
+    /// An interactive test's games, kept where its data is shown.
+    pub transcript: Option<Transcript>,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -373,6 +376,7 @@ pub(crate) struct TestResultRow {
     shown_input: Option<String>,
     shown_expected: Option<String>,
     shown_output: Option<String>,
+    transcript: Option<String>,
 }
 
 impl TryFrom<TestResultRow> for TestRow {
@@ -397,6 +401,11 @@ impl TryFrom<TestResultRow> for TestRow {
                 }),
                 _ => None,
             },
+            transcript: row
+                .transcript
+                .map(|json| serde_json::from_str(&json))
+                .transpose()
+                .map_err(|e| StoreError::InvalidRow(format!("transcript: {e}")))?,
         })
     }
 }

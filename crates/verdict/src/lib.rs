@@ -9,6 +9,8 @@
 
 use std::fmt;
 
+pub mod transcript;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The verdict of one test or of a whole submission.

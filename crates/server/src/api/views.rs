@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use grundy_judge::explain::Explanation;
 use grundy_judge::{SubtaskResult, Verdict};
+use grundy_problems::play::{Mover, Side, Transcript, Value};
 use grundy_problems::spec::Difficulty;
 use grundy_store::{
     Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, User,
@@ -81,6 +82,14 @@ wire_enum!(
     /// Where a problem comes from: the built-in catalogue, an uploaded package, or a variant of
     /// a built-in game.
     OriginName => Origin { Builtin, Package, Variant }
+);
+wire_enum!(
+    /// The side a player takes in a game.
+    SideName => Side { First, Second }
+);
+wire_enum!(
+    /// Who made a move: the program under test or the referee.
+    MoverName => Mover { Program, Referee }
 );
 wire_enum!(
     /// How hard a problem is said to be.
@@ -343,6 +352,94 @@ pub struct TestView {
     /// to show (over 4 MiB, or too much together).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub too_large_to_show: bool,
+    /// An interactive test's games move by move, where the caller may see the test's data
+    /// (as `input`). Absent otherwise (never null).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub transcript: Option<TranscriptView>,
+}
+
+/// An interactive test's games, move by move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TranscriptView {
+    pub games: Vec<GameView>,
+}
+
+/// One game of an interactive test.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameView {
+    /// The start position in the game's words: `(3, 5, 6)`.
+    pub start: String,
+    /// The start's value for the first player.
+    pub start_value: ValueView,
+    /// The side the program took; absent when it never said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub side: Option<SideName>,
+    pub moves: Vec<MoveView>,
+    /// The program's first mistake, which ended the game and the test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub mistake: Option<String>,
+}
+
+/// One move and the position it left.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveView {
+    pub by: MoverName,
+    /// As the protocol writes it: `2 3`.
+    pub text: String,
+    /// The position left, in the game's words.
+    pub after: String,
+    /// The value of that position for the player to move next.
+    pub value: ValueView,
+}
+
+/// A position's value for the player to move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ValueView {
+    /// The player to move wins with perfect play.
+    pub win: bool,
+    /// The Grundy value, where the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub grundy: Option<u64>,
+}
+
+impl From<Value> for ValueView {
+    fn from(value: Value) -> ValueView {
+        ValueView {
+            win: value.win,
+            grundy: value.grundy,
+        }
+    }
+}
+
+impl From<Transcript> for TranscriptView {
+    fn from(transcript: Transcript) -> TranscriptView {
+        TranscriptView {
+            games: transcript
+                .games
+                .into_iter()
+                .map(|game| GameView {
+                    start: game.start,
+                    start_value: game.start_value.into(),
+                    side: game.side.map(Into::into),
+                    moves: game
+                        .moves
+                        .into_iter()
+                        .map(|m| MoveView {
+                            by: m.by.into(),
+                            text: m.text,
+                            after: m.after,
+                            value: m.value.into(),
+                        })
+                        .collect(),
+                    mistake: game.mistake,
+                })
+                .collect(),
+        }
+    }
 }
 
 impl From<ShownTest> for TestView {
@@ -361,6 +458,7 @@ impl From<ShownTest> for TestView {
             expected: shown.expected,
             output: shown.output,
             too_large_to_show: shown.too_large,
+            transcript: shown.transcript.map(Into::into),
         }
     }
 }

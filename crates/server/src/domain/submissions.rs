@@ -8,6 +8,7 @@ use grundy_judge::explain::Explanation;
 use grundy_judge::naming::{self, Group, TestName};
 use grundy_judge::{Scorer, SubtaskResult, Verdict};
 use grundy_problems::Problem;
+use grundy_problems::play::Transcript;
 use grundy_store::{
     Feedback, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow, User,
 };
@@ -296,6 +297,8 @@ pub struct ShownTest {
     pub output: Option<String>,
     /// The viewer may see the test's input and expected answer, but they are too large to show.
     pub too_large: bool,
+    /// An interactive test's games move by move, where the viewer may see the test's data.
+    pub transcript: Option<Transcript>,
 }
 
 impl ShownTest {
@@ -303,6 +306,7 @@ impl ShownTest {
     /// data the judge kept, where the level shows it (see [`access::sees_test_data`]).
     pub fn of(submission: &Submission, feedback: Feedback, mut row: TestRow) -> ShownTest {
         let kept = row.shown.take();
+        let transcript = row.transcript.take();
         let group = row.name.group.as_str();
         let public = group == naming::SAMPLES_GROUP;
         // The judge keeps data only where it is the student's to see; a program's other rows
@@ -311,7 +315,9 @@ impl ShownTest {
             SubmissionKind::Answers => true,
             SubmissionKind::Program => public || group == naming::PERSONAL_GROUP,
         };
-        let kept = kept.filter(|_| own && access::sees_test_data(feedback, public));
+        let sees = own && access::sees_test_data(feedback, public);
+        let kept = kept.filter(|_| sees);
+        let transcript = transcript.filter(|_| sees);
         let (input, expected, output) = match kept {
             Some(shown) => (Some(shown.input), Some(shown.expected), Some(shown.output)),
             None => (None, None, None),
@@ -322,6 +328,7 @@ impl ShownTest {
             expected,
             output,
             too_large: false,
+            transcript,
         }
     }
 

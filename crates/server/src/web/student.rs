@@ -12,6 +12,7 @@ use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use grundy_judge::explain::Explanation;
 use grundy_judge::naming::Group;
 use grundy_judge::{SubtaskResult, Verdict};
+use grundy_problems::play::{Mover, Side, Transcript};
 use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionStatus, User};
 use serde::Deserialize;
 
@@ -579,6 +580,60 @@ struct TestLine {
     expected: Option<String>,
     output: Option<String>,
     too_large: bool,
+    /// An interactive test's games, where the viewer may see the test.
+    games: Vec<GameLine>,
+}
+
+/// One game of an interactive test as the page lists it.
+#[derive(Debug)]
+struct GameLine {
+    start: String,
+    start_win: bool,
+    side: &'static str,
+    moves: Vec<MoveLine>,
+    mistake: Option<String>,
+}
+
+#[derive(Debug)]
+struct MoveLine {
+    by_program: bool,
+    text: String,
+    after: String,
+    win: bool,
+    grundy: Option<u64>,
+}
+
+impl GameLine {
+    fn of(transcript: Option<Transcript>) -> Vec<GameLine> {
+        let Some(transcript) = transcript else {
+            return Vec::new();
+        };
+        transcript
+            .games
+            .into_iter()
+            .map(|game| GameLine {
+                start: game.start,
+                start_win: game.start_value.win,
+                side: match game.side {
+                    Some(Side::First) => "first",
+                    Some(Side::Second) => "second",
+                    None => "",
+                },
+                moves: game
+                    .moves
+                    .into_iter()
+                    .map(|m| MoveLine {
+                        by_program: m.by == Mover::Program,
+                        text: m.text,
+                        after: m.after,
+                        win: m.value.win,
+                        grundy: m.value.grundy,
+                    })
+                    .collect(),
+                mistake: game.mistake,
+            })
+            .collect()
+    }
 }
 
 impl TestLine {
@@ -664,6 +719,10 @@ impl SubmissionPage {
     fn any_data(&self) -> bool {
         self.tests.iter().any(TestLine::has_data)
     }
+
+    fn any_games(&self) -> bool {
+        self.tests.iter().any(|t| !t.games.is_empty())
+    }
 }
 
 pub(super) async fn submission_page(
@@ -723,6 +782,7 @@ pub(super) async fn submission_page(
                 expected: t.expected,
                 output: t.output,
                 too_large: t.too_large,
+                games: GameLine::of(t.transcript),
             })
             .collect(),
         // Read by the script from a <script> element: nothing in it may close that element.

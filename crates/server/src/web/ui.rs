@@ -172,6 +172,14 @@ pub struct Ui {
     pub failed_tests: &'static str,
     pub program_output: &'static str,
     pub too_large: &'static str,
+    pub games: &'static str,
+    pub games_intro: &'static str,
+    pub game: &'static str,
+    pub took_side: &'static str,
+    pub program: &'static str,
+    pub referee: &'static str,
+    pub win: &'static str,
+    pub lose: &'static str,
 }
 
 impl Ui {
@@ -425,6 +433,14 @@ static ENGLISH: Ui = Ui {
     failed_tests: "Failed tests",
     program_output: "Your program's output",
     too_large: "The input is too large to show.",
+    games: "Games",
+    games_intro: "Each move with the position it left and that position's value for the player to move next.",
+    game: "Game",
+    took_side: "your program took the side",
+    program: "your program",
+    referee: "referee",
+    win: "won for the player to move",
+    lose: "lost for the player to move",
 };
 
 #[cfg(test)]

@@ -313,6 +313,7 @@ impl Recorder {
             memory_kib: t.memory_kib as i64,
             message: t.message.clone(),
             shown: t.shown.clone(),
+            transcript: t.transcript.clone(),
         };
         self.position += 1;
         let recorded =
