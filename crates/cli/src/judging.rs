@@ -11,6 +11,7 @@ use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::explain::Budget;
 use grundy_judge::{Caches, Event, Group, Judge, Judgement, Languages, Options, Verdict};
 use grundy_problems::{Catalogue, Problem};
+use grundy_problems::play::Side;
 use grundy_sandbox::{
     Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
 };
@@ -247,6 +248,8 @@ pub fn judge(sandbox: &SandboxArgs, args: JudgeArgs) -> Result<ExitCode> {
         .clone();
     let options = Options {
         stop_subtask_at_first_failure: args.stop_at_first_failure,
+        // The problems are on this machine already: every game is the user's to see.
+        reveal_tests: true,
     };
     let quiet = args.json;
     let mut progress = |event: &Event| {
@@ -360,6 +363,7 @@ fn print_judgement(j: &Judgement) {
         ]);
     }
     println!("{subtasks}");
+    print_games(j);
     println!(
         "{} ({}, v{}): {} — score {}/{}",
         j.problem,
@@ -369,6 +373,63 @@ fn print_judgement(j: &Judgement) {
         j.score,
         j.max_score
     );
+}
+
+/// How many games of one test the table lists; the rest, all won, are counted.
+const GAMES_LISTED: usize = 12;
+
+/// An interactive problem's games, test by test: where each started, the side taken and how it
+/// ended. A test that failed lists its games up to the mistake.
+fn print_games(j: &Judgement) {
+    for t in &j.tests {
+        let Some(transcript) = &t.transcript else {
+            continue;
+        };
+        let mut table = Table::new();
+        table
+            .load_preset(UTF8_FULL_CONDENSED)
+            .set_header(["game", "start", "value", "side", "moves", "result"]);
+        let games = &transcript.games;
+        // A failed test's last game is its mistake: always listed.
+        let listed = if t.verdict == Verdict::Accepted {
+            games.len().min(GAMES_LISTED)
+        } else {
+            games.len()
+        };
+        for (n, game) in games.iter().enumerate().take(listed) {
+            let side = match game.side {
+                Some(Side::First) => "first",
+                Some(Side::Second) => "second",
+                None => "—",
+            };
+            let value = match (game.start_value.win, game.start_value.grundy) {
+                (true, Some(g)) => format!("win ({g})"),
+                (false, Some(g)) => format!("lose ({g})"),
+                (true, None) => "win".into(),
+                (false, None) => "lose".into(),
+            };
+            let result = match &game.mistake {
+                Some(mistake) => Cell::new(mistake).fg(Color::Red),
+                None if n + 1 == games.len() && t.verdict != Verdict::Accepted => {
+                    Cell::new(t.message.as_deref().unwrap_or("unfinished")).fg(Color::Red)
+                }
+                None => Cell::new("won").fg(Color::Green),
+            };
+            table.add_row(vec![
+                Cell::new(n + 1),
+                Cell::new(&game.start),
+                Cell::new(value),
+                Cell::new(side),
+                Cell::new(game.moves.len()),
+                result,
+            ]);
+        }
+        println!("{} #{}: {} games", t.name.group, t.name.index, games.len());
+        println!("{table}");
+        if listed < games.len() {
+            println!("… and {} more games, all won", games.len() - listed);
+        }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -104,6 +104,10 @@ pub enum Event {
 pub struct Options {
     /// Stop a subtask at its first failing test (the rest are `skipped`); the score is the same.
     pub stop_subtask_at_first_failure: bool,
+    /// The person judging may see every test (the CLI, on their own machine with the
+    /// problems): interactive tests keep their transcripts and full messages everywhere, not
+    /// only on samples.
+    pub reveal_tests: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -611,6 +615,7 @@ impl Judge {
             compiled: &compiled,
             limits: problem_limits(problem),
             needs_input: spec.checker.kind == CheckerKind::Reference,
+            reveal_tests: options.reveal_tests,
         };
         let mut scorer = Scorer::new(problem);
         let tests = testset::materialize(problem, &self.caches.tests())?;
@@ -683,7 +688,8 @@ impl Judge {
         input_visible: bool,
     ) -> Result<TestResult, JudgeError> {
         if problem.is_interactive() {
-            return self.run_interactive(problem, program, input, name, input_visible);
+            let visible = input_visible || program.reveal_tests;
+            return self.run_interactive(problem, program, input, name, visible);
         }
         let output_path = self.scratch.path().join("output");
         let _ = fs::remove_file(&output_path);
@@ -973,6 +979,7 @@ struct Program<'a> {
     compiled: &'a Compiled,
     limits: Limits,
     needs_input: bool,
+    reveal_tests: bool,
 }
 
 impl TestResult {
