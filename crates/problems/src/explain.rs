@@ -384,10 +384,23 @@ impl Search<'_> {
             .games_per_input()
             .min(self.bounds.games_per_run)
             .max(1);
-        let mut seen = Vec::with_capacity(games.len());
+        let mut seen: Vec<Option<Seen>> = Vec::with_capacity(games.len());
+        let mut wrong = false;
         for chunk in games.chunks(per_input) {
+            let before = seen.len();
             seen.extend(self.try_chunk(chunk));
+            wrong |= chunk
+                .iter()
+                .zip(&seen[before..])
+                .any(|(game, seen)| seen.as_ref().is_some_and(|s| self.is_wrong(game, s)));
+            // Where an input holds one game, running every game would spend the budget before
+            // shrinking: stop at a wrong one once enough answers are read to match a
+            // misconception against.
+            if wrong && self.runs >= (self.bounds.runs / 4).min(16) {
+                break;
+            }
         }
+        seen.resize(games.len(), None);
         seen
     }
 

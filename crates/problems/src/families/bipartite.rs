@@ -404,6 +404,11 @@ impl Explain for BipartiteGame {
         vec![input.free.clone()]
     }
 
+    fn split_output(&self, _games: &[Vec<Vec<bool>>], output: &str) -> Vec<Option<String>> {
+        // One game to an input: the whole output is its answer, however many cells it lists.
+        vec![Some(output.trim_end().to_owned())]
+    }
+
     fn size(&self, game: &Vec<Vec<bool>>) -> u64 {
         let free = game.iter().flatten().filter(|&&f| f).count() as u64;
         let area = (game.len() * game[0].len()) as u64;
@@ -621,7 +626,7 @@ mod tests {
             "{}",
             said_lose.en
         );
-        assert!(said_lose.en.contains("(1, 2)–(1, 3)"), "{}", said_lose.en);
+        assert!(said_lose.en.contains("(1, 3)–(1, 2)"), "{}", said_lose.en);
         assert!(
             said_lose.vi.contains("A thắng tại (1, 1)"),
             "{}",
