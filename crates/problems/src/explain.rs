@@ -533,7 +533,8 @@ impl Search<'_> {
                 };
                 let theirs_right = right(game, &theirs);
                 // Two right answers agree even when they are different winning moves.
-                if !same_answer(&theirs, got, self.case_sensitive) && !(got_right && theirs_right) {
+                let alike = same_answer(&theirs, got, self.case_sensitive);
+                if !(alike || got_right && theirs_right) {
                     return false;
                 }
                 differs_from_reference |= !theirs_right;

@@ -230,7 +230,7 @@ fn claimed(got: &str) -> Option<Vec<Cell>> {
         "LOSE" => tokens.next().is_none().then(Vec::new),
         "WIN" => {
             let numbers: Vec<usize> = tokens.map(|t| t.parse().ok()).collect::<Option<_>>()?;
-            if numbers.len() % 2 != 0 {
+            if !numbers.len().is_multiple_of(2) {
                 return None;
             }
             numbers
