@@ -122,6 +122,18 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         "coins-value-k",
         Some("1\n3\nHHH\n"),
     ),
+    (
+        "chomp",
+        "chomp-smallest-bite.c",
+        "chomp-smallest-bite",
+        Some("1\n1 3\nooo\n"),
+    ),
+    (
+        "bipartite-game",
+        "bipartite-placer-as-mover.cpp",
+        "bipartite-placer-as-mover",
+        Some("1 1\n.\n"),
+    ),
 ];
 
 const TOOLS: [&str; 3] = ["/usr/bin/gcc", "/usr/bin/g++", "/usr/bin/python3"];
@@ -200,6 +212,59 @@ fn a_right_program_gets_no_explanation() {
     let doc = judge_explained("nim", &programs().join("explain/nim-correct.cpp"), &[]);
     assert_eq!(doc["verdict"], "accepted", "{doc}");
     assert!(doc["explanation"].is_null(), "{doc}");
+}
+
+#[test]
+fn right_programs_for_move_problems_get_no_explanation() {
+    if !tools_available("right move programs") {
+        return;
+    }
+    // The Chomp program prints other winning bites than the reference's where there are two.
+    for (problem, file) in [
+        ("chomp", "chomp-correct.cpp"),
+        ("bipartite-game", "bipartite-correct.cpp"),
+    ] {
+        let doc = judge_explained(problem, &programs().join("explain").join(file), &[]);
+        assert_eq!(doc["verdict"], "accepted", "{file}: {doc}");
+        assert!(doc["explanation"].is_null(), "{file}: {doc}");
+    }
+}
+
+#[test]
+fn a_losing_chomp_move_is_explained_by_the_reply_it_allows() {
+    if !tools_available("a losing Chomp move") {
+        return;
+    }
+    let doc = judge_explained(
+        "chomp",
+        &programs().join("explain/chomp-losing-move.cpp"),
+        &[],
+    );
+    let explanation = &doc["explanation"];
+    let position = explanation["position"].as_str().unwrap();
+    // Brute force: the smallest board of three rows with a top row of two, rows 2, 1 and 1,
+    // where biting (1, 2) leaves a column of three that Minh cuts to the poisoned piece.
+    assert!(
+        size("chomp", position) <= size("chomp", "1\n3 2\noo\no.\no.\n"),
+        "{doc}"
+    );
+    assert_eq!(explanation["got"], "WIN 1 2", "{doc}");
+    assert!(explanation["misconception"].is_null(), "{doc}");
+    let certificate = explanation["certificate"]["en"].as_str().unwrap();
+    assert!(
+        certificate.contains("The program's bite (1, 2) loses"),
+        "{certificate}"
+    );
+    assert!(
+        certificate.contains("a winning move is WIN"),
+        "{certificate}"
+    );
+    assert!(
+        explanation["certificate"]["vi"]
+            .as_str()
+            .unwrap()
+            .contains("Nước cắn (1, 2) của chương trình thua")
+    );
 }
 
 #[test]

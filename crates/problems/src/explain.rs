@@ -9,6 +9,7 @@
 
 use std::fmt::Debug;
 
+use crate::check::CheckOutcome;
 use crate::family::Family;
 use crate::seed::TestRng;
 
@@ -64,12 +65,37 @@ pub trait Explain: Family {
             .trim_end()
             .to_owned()
     }
+    /// Whether `got` is a right answer to `game`. Where the family has its own checker (any
+    /// winning move is right), that checker judges the game alone; otherwise `got` must be
+    /// [`Explain::answer`], token for token.
+    fn is_right(&self, game: &Self::Game, got: &str, case_sensitive: bool) -> bool {
+        if self.has_reference_checker()
+            && let Some(outcome) =
+                self.check_answer(&self.input_of(std::slice::from_ref(game)), got)
+        {
+            return outcome == CheckOutcome::Accepted;
+        }
+        same_answer(got, &self.answer(game), case_sensitive)
+    }
+    /// `output` cut into one answer per game of `games`, `None` once it runs out. By default
+    /// each game takes as many tokens as its expected answer has, as the token checker lines
+    /// them up; a family whose answers differ in length (`LOSE` or `WIN r c`) cuts by lines.
+    fn split_output(&self, games: &[Self::Game], output: &str) -> Vec<Option<String>> {
+        let expected: Vec<String> = games.iter().map(|g| self.answer(g)).collect();
+        split_answers(output, &expected)
+    }
     /// The order [`Explain::small_games`] follows (piles, vertices, …): what "smaller" means.
     fn size(&self, game: &Self::Game) -> u64;
     /// Games one step smaller than `game` (a pile fewer, a pile smaller, …), smallest first.
     fn shrink(&self, game: &Self::Game) -> Vec<Self::Game>;
     /// Why [`Explain::answer`] is right for `game`.
     fn certificate(&self, game: &Self::Game) -> Certificate;
+    /// The certificate for a program that answered `got` (`None` when it failed to answer):
+    /// where several answers are right, why the program's answer is not one of them (its move
+    /// loses). By default the certificate of the answer alone.
+    fn certificate_for(&self, game: &Self::Game, _got: Option<&str>) -> Certificate {
+        self.certificate(game)
+    }
     /// The family's wrong strategies ([`ALWAYS_FIRST`] is added for every family).
     fn misconceptions(&self) -> &'static [Misconception];
     /// The answer of the misconception `id` to `game`.
@@ -91,9 +117,14 @@ pub trait Explainer: Send + Sync {
     /// One input holding all of `games` (each a one-game input).
     fn pack(&self, games: &[String]) -> String;
     fn answer(&self, game: &str) -> String;
+    /// Whether `got` is a right answer to `game` (one of several, for a move).
+    fn is_right(&self, game: &str, got: &str, case_sensitive: bool) -> bool;
+    /// `output` cut into one answer per game of `games`.
+    fn split_output(&self, games: &[String], output: &str) -> Vec<Option<String>>;
     fn size(&self, game: &str) -> u64;
     fn shrink(&self, game: &str) -> Vec<String>;
-    fn certificate(&self, game: &str) -> Certificate;
+    /// Why the answer is right, against the program's answer `got` (`None`: it failed).
+    fn certificate(&self, game: &str, got: Option<&str>) -> Certificate;
     /// The family's misconceptions, then [`ALWAYS_FIRST`].
     fn misconceptions(&self) -> Vec<Misconception>;
     fn misconceived(&self, id: &str, game: &str) -> Option<String>;
@@ -135,6 +166,15 @@ impl<E: Explain + Send + Sync> Explainer for E {
         Explain::answer(self, &self.game(game))
     }
 
+    fn is_right(&self, game: &str, got: &str, case_sensitive: bool) -> bool {
+        Explain::is_right(self, &self.game(game), got, case_sensitive)
+    }
+
+    fn split_output(&self, games: &[String], output: &str) -> Vec<Option<String>> {
+        let games: Vec<E::Game> = games.iter().map(|g| self.game(g)).collect();
+        Explain::split_output(self, &games, output)
+    }
+
     fn size(&self, game: &str) -> u64 {
         Explain::size(self, &self.game(game))
     }
@@ -146,8 +186,8 @@ impl<E: Explain + Send + Sync> Explainer for E {
             .collect()
     }
 
-    fn certificate(&self, game: &str) -> Certificate {
-        Explain::certificate(self, &self.game(game))
+    fn certificate(&self, game: &str, got: Option<&str>) -> Certificate {
+        Explain::certificate_for(self, &self.game(game), got)
     }
 
     fn misconceptions(&self) -> Vec<Misconception> {
@@ -260,6 +300,23 @@ enum Seen {
     Failed(String),
 }
 
+impl Seen {
+    /// The program's answer, `None` when it failed.
+    fn answer(&self) -> Option<&str> {
+        match self {
+            Seen::Answer(answer) => Some(answer),
+            Seen::Failed(_) => None,
+        }
+    }
+
+    /// What the student is told the program gave: its answer, or what happened instead.
+    fn into_got(self) -> String {
+        match self {
+            Seen::Answer(got) | Seen::Failed(got) => got,
+        }
+    }
+}
+
 struct Search<'a> {
     explainer: &'a dyn Explainer,
     case_sensitive: bool,
@@ -288,7 +345,7 @@ pub fn same_answer(a: &str, b: &str, case_sensitive: bool) -> bool {
 
 /// Cuts `output` into one answer per game: each game takes as many tokens as its expected
 /// answer has, which is how the token checker lines them up. `None` once the output runs out.
-fn split_answers(output: &str, expected: &[String]) -> Vec<Option<String>> {
+pub fn split_answers(output: &str, expected: &[String]) -> Vec<Option<String>> {
     let mut tokens = output.split_ascii_whitespace();
     let mut answers = Vec::with_capacity(expected.len());
     for (i, want) in expected.iter().enumerate() {
@@ -327,10 +384,23 @@ impl Search<'_> {
             .games_per_input()
             .min(self.bounds.games_per_run)
             .max(1);
-        let mut seen = Vec::with_capacity(games.len());
+        let mut seen: Vec<Option<Seen>> = Vec::with_capacity(games.len());
+        let mut wrong = false;
         for chunk in games.chunks(per_input) {
+            let before = seen.len();
             seen.extend(self.try_chunk(chunk));
+            wrong |= chunk
+                .iter()
+                .zip(&seen[before..])
+                .any(|(game, seen)| seen.as_ref().is_some_and(|s| self.is_wrong(game, s)));
+            // Where an input holds one game, running every game would spend the budget before
+            // shrinking: stop at a wrong one once enough answers are read to match a
+            // misconception against.
+            if wrong && self.runs >= (self.bounds.runs / 4).min(16) {
+                break;
+            }
         }
+        seen.resize(games.len(), None);
         seen
     }
 
@@ -348,8 +418,7 @@ impl Search<'_> {
     }
 
     fn read_answers(&mut self, games: &[String], output: &str) -> Vec<Option<Seen>> {
-        let expected: Vec<String> = games.iter().map(|g| self.explainer.answer(g)).collect();
-        let answers = split_answers(output, &expected);
+        let answers = self.explainer.split_output(games, output);
         games
             .iter()
             .zip(answers)
@@ -409,9 +478,7 @@ impl Search<'_> {
 
     fn is_wrong(&self, game: &str, seen: &Seen) -> bool {
         match seen {
-            Seen::Answer(answer) => {
-                !same_answer(answer, &self.explainer.answer(game), self.case_sensitive)
-            }
+            Seen::Answer(answer) => !self.explainer.is_right(game, answer, self.case_sensitive),
             Seen::Failed(_) => true,
         }
     }
@@ -448,25 +515,29 @@ impl Search<'_> {
     /// The misconception whose answers are the program's on every game seen, and wrong on at
     /// least one of them (a right program agrees with nothing).
     fn misconception(&self) -> Option<Misconception> {
-        let answers: Vec<(&String, &String, String)> = self
+        let right =
+            |game: &str, answer: &str| self.explainer.is_right(game, answer, self.case_sensitive);
+        let answers: Vec<(&String, &String, bool)> = self
             .seen
             .iter()
-            .map(|(game, got)| (game, got, self.explainer.answer(game)))
+            .map(|(game, got)| (game, got, right(game, got)))
             .collect();
         let agrees = |answer: &dyn Fn(&str) -> Option<String>, where_wrong: bool| {
             let mut differs_from_reference = false;
-            for (game, got, expected) in &answers {
-                let right = same_answer(got, expected, self.case_sensitive);
-                if where_wrong && right {
+            for &(game, got, got_right) in &answers {
+                if where_wrong && got_right {
                     continue;
                 }
                 let Some(theirs) = answer(game) else {
                     return false;
                 };
-                if !same_answer(&theirs, got, self.case_sensitive) {
+                let theirs_right = right(game, &theirs);
+                // Two right answers agree even when they are different winning moves.
+                let alike = same_answer(&theirs, got, self.case_sensitive);
+                if !(alike || got_right && theirs_right) {
                     return false;
                 }
-                differs_from_reference |= !same_answer(&theirs, expected, self.case_sensitive);
+                differs_from_reference |= !theirs_right;
             }
             differs_from_reference
         };
@@ -477,9 +548,7 @@ impl Search<'_> {
                     && answers
                         .iter()
                         .all(|(_, got, _)| same_answer(got, first, self.case_sensitive))
-                    && answers
-                        .iter()
-                        .any(|(_, got, expected)| !same_answer(got, expected, self.case_sensitive))
+                    && answers.iter().any(|&(_, _, got_right)| !got_right)
             } else {
                 agrees(
                     &|game: &str| self.explainer.misconceived(misconception.id, game),
@@ -527,19 +596,16 @@ pub fn search(
         // Alone in its input: a program that answers it right there was wrong only because of
         // the games around it, and that is not this game's counterexample.
         let alone = search.try_chunk(std::slice::from_ref(&game));
-        let got = match alone.into_iter().next().flatten() {
-            Some(seen) if search.is_wrong(&game, &seen) => match seen {
-                Seen::Answer(answer) => answer,
-                Seen::Failed(what) => what,
-            },
+        let seen = match alone.into_iter().next().flatten() {
+            Some(seen) if search.is_wrong(&game, &seen) => seen,
             _ => return None,
         };
         Some(Counterexample {
             expected: explainer.answer(&game),
-            certificate: explainer.certificate(&game),
+            certificate: explainer.certificate(&game, seen.answer()),
+            got: seen.into_got(),
             misconception: search.misconception(),
             position: game,
-            got,
             large,
         })
     });
@@ -595,7 +661,7 @@ pub fn explain_answers(
             wrong.push(WrongInstance {
                 name: name.clone(),
                 expected: explainer.answer(&game),
-                certificate: explainer.certificate(&game),
+                certificate: explainer.certificate(&game, Some(&got)),
                 position: game,
                 got,
             });
@@ -668,12 +734,9 @@ pub fn stress(
         }
         Counterexample {
             expected: explainer.answer(&game),
-            certificate: explainer.certificate(&game),
+            certificate: explainer.certificate(&game, seen.answer()),
             misconception: search.misconception(),
-            got: match seen {
-                Seen::Answer(answer) => answer,
-                Seen::Failed(what) => what,
-            },
+            got: seen.into_got(),
             position: game,
             large: false,
         }

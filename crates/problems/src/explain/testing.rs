@@ -1,7 +1,7 @@
 //! What every family's explanation tests check, against a problem's family by name: a program is
 //! a plain function from an input's text to its output, written by the test from the rules.
 
-use super::{Bounds, Counterexample, Explainer, same_answer, search};
+use super::{Bounds, Counterexample, Explainer, search};
 use crate::families;
 use crate::family::Solver;
 use crate::seed::TestRng;
@@ -41,7 +41,7 @@ impl Problem {
         let explainer = self.explainer();
         explainer.small_games().into_iter().find(|game| {
             let input = explainer.pack(std::slice::from_ref(game));
-            !same_answer(&program(&input), &explainer.answer(game), true)
+            !explainer.is_right(game, &program(&input), true)
         })
     }
 
