@@ -240,10 +240,7 @@ impl<G: Game> Family for Played<G> {
             .iter()
             .map(|p| self.0.brute_value(p).map(|v| v.win))
             .collect();
-        vec![CrossCheck::new(
-            "brute force",
-            brute.map(|wins| sides(wins)),
-        )]
+        vec![CrossCheck::new("brute force", brute.map(sides))]
     }
 
     fn small_positions(&self) -> Vec<Vec<G::Position>> {
