@@ -24,6 +24,10 @@ pub struct Report {
     /// Number of small positions each method answered (agreeing or not): a method that answers
     /// all of them checks the reference exhaustively there.
     pub small_coverage: BTreeMap<&'static str, usize>,
+    /// For an interactive problem: the tests a perfect player (the reference's winning moves,
+    /// through the referee) won, and the most moves one of them took.
+    pub perfect_wins: usize,
+    pub most_moves: usize,
     /// SHA-256 of every generated test and answer, in order: the published test set of this
     /// problem version.
     pub digest: String,
@@ -90,6 +94,19 @@ pub fn verify(problem: &Problem, progress: &mut dyn FnMut()) -> Report {
                 }
                 check_own_answer(&mut report, problem, &place, &test.input, &test.answer);
                 compare(&mut report, &place, &exam.answer, &exam.cross_checks);
+            }
+        }
+        if let Some(play) = solver.play() {
+            // Each test with its own seed, so the referee's varied moves are varied here too.
+            let seed = (test.subtask * 1000 + test.index) as u64;
+            match crate::play::play_perfectly(play, &test.input, seed) {
+                Ok(moves) => {
+                    report.perfect_wins += 1;
+                    report.most_moves = report.most_moves.max(moves);
+                }
+                Err(why) => report
+                    .failures
+                    .push(format!("{place}: a perfect player does not win: {why}")),
             }
         }
         report.tests += 1;

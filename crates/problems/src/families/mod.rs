@@ -11,6 +11,7 @@ mod every_sg;
 mod hackenbush;
 mod multiple;
 mod nim;
+mod nim_play;
 mod parigame;
 mod piles;
 mod sc4;
@@ -19,8 +20,10 @@ mod stick_game;
 mod stones;
 mod vika;
 mod wythoff;
+mod wythoff_play;
 
 use crate::family::Solver;
+use crate::play::Played;
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::graph::{self, Graph};
@@ -64,6 +67,10 @@ const FAMILIES: &[(&str, Constructor)] = &[
     ("chomp", || Arc::new(chomp::Chomp)),
     ("coin-flipping", || Arc::new(coins::Coins)),
     ("vika", || Arc::new(vika::Vika)),
+    ("nim-play", || Arc::new(Played(nim_play::NimPlay))),
+    ("wythoff-play", || {
+        Arc::new(Played(wythoff_play::WythoffPlay))
+    }),
 ];
 
 /// Every family name a problem may use.

@@ -96,7 +96,7 @@ impl Wythoff {
 }
 
 /// The largest `k` whose losing pair fits under `high`.
-fn largest_k(high: u64) -> u64 {
+pub(super) fn largest_k(high: u64) -> u64 {
     let (mut low, mut top) = (0u64, high);
     while low < top {
         let mid = low + (top - low).div_ceil(2);
@@ -325,7 +325,7 @@ const WITNESSES: usize = 12;
 const FIRST_LOSING: &str = "(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13), …";
 
 /// The index `j` of the losing pair whose smaller number is `x`, if `x` is one.
-fn index_of_smaller(x: u64) -> Option<u64> {
+pub(super) fn index_of_smaller(x: u64) -> Option<u64> {
     // a_j ≥ j, so j ≤ x; a_j increases with j.
     let (mut low, mut high) = (0u64, x);
     while low < high {
@@ -340,7 +340,7 @@ fn index_of_smaller(x: u64) -> Option<u64> {
 }
 
 /// The index `j` of the losing pair whose larger number is `x`, if `x` is one.
-fn index_of_larger(x: u64) -> Option<u64> {
+pub(super) fn index_of_larger(x: u64) -> Option<u64> {
     let (mut low, mut high) = (0u64, x);
     while low < high {
         let mid = low + (high - low) / 2;

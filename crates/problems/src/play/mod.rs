@@ -6,8 +6,16 @@
 //! the exact value of the position, and stops at the program's first mistake.
 
 pub use grundy_verdict::transcript::{GameRecord, MoveRecord, Mover, Side, Transcript, Value};
+use serde::{Deserialize, Serialize};
 
 use crate::strict::ValidationError;
+
+mod game;
+mod perfect;
+mod referee;
+
+pub use game::{Game, Played};
+pub use perfect::{MOVE_BUDGET, play_perfectly};
 
 /// What the referee does with a line the program wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,4 +45,60 @@ pub trait Play: Send + Sync {
     /// A referee for one test, from the test's input (its start positions) and a seed that
     /// varies the referee's own moves.
     fn referee(&self, input: &str, seed: u64) -> Result<Box<dyn Referee>, ValidationError>;
+    /// The same game position by position, for a person.
+    fn board(&self) -> Option<&dyn Board> {
+        None
+    }
+}
+
+/// Why a position or a move given as text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The text is not a position of the game within its limits.
+    #[error("not a position: {0}")]
+    Position(String),
+    /// The move cannot be read or is not legal here; the message says why in the game's terms.
+    #[error("{0}")]
+    Move(String),
+}
+
+/// A move from a position, with where it leads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardMove {
+    /// The move as the protocol writes it (`2 3`).
+    pub text: String,
+    /// The move in words (`3 from pile 2`).
+    pub words: String,
+    /// The position it leaves, as game text (the protocol's game line).
+    pub after: String,
+    /// The position it leaves in words (`(3, 2, 6)`).
+    pub after_words: String,
+    /// The value of that position for the player who moves next.
+    pub value: Value,
+}
+
+/// A game for a person at a page or a terminal, position by position. Positions travel as the
+/// protocol's game text (`3 3 5 6\n` for Nim): whatever [`Board::check`] accepts, every other
+/// method accepts too. Positions met in the middle of a game (an empty pile) are positions as
+/// well; [`Board::check_start`] adds the rules of a start.
+pub trait Board: Send + Sync {
+    /// A start position drawn from `seed`, as game text.
+    fn random_start(&self, seed: u64) -> String;
+    /// The canonical game text of a position, or why it is not one.
+    fn check(&self, position: &str) -> Result<String, BoardError>;
+    /// As [`Board::check`], for a position a game may start from.
+    fn check_start(&self, position: &str) -> Result<String, BoardError>;
+    /// The value for the player to move.
+    fn value(&self, position: &str) -> Result<Value, BoardError>;
+    /// The winning moves (for games with many moves, such as Nim, only these, which are few);
+    /// empty when the position is lost.
+    fn winning_moves(&self, position: &str) -> Result<Vec<BoardMove>, BoardError>;
+    /// Plays the move written as the protocol writes it, or says why it is illegal.
+    fn play(&self, position: &str, mv: &str) -> Result<BoardMove, BoardError>;
+    /// The reference's move, varied with `seed`; `None` when the game is over.
+    fn reply(&self, position: &str, seed: u64) -> Result<Option<BoardMove>, BoardError>;
+    /// The position in words (`(3, 5, 6)`).
+    fn words(&self, position: &str) -> Result<String, BoardError>;
+    /// Whether the player to move has no move left, and so has lost.
+    fn is_over(&self, position: &str) -> Result<bool, BoardError>;
 }
