@@ -28,13 +28,14 @@ static void winning(u64 a, u64 b, u64 *x, u64 *y) {
     if (lo > ak) { /* both piles down to (a_k, a_k + k) */
         t = f = lo - ak;
     } else if (lo < ak) {
-        /* lo is a lower or an upper member of some pair; the pair fixes the other pile */
+        /* lo is a lower or an upper member of some pair, which fixes the other pile; the
+           estimate of its index is within a few of the truth at 10^9 */
         u64 j = lo * 1000000 / 1618034;
-        for (u64 c = j > 2 ? j - 2 : 0; c <= j + 2; c++) {
+        for (u64 c = j > 10 ? j - 10 : 0; c <= j + 10; c++) {
             if (lower(c) == lo && hi > lo + c) { t = 0; f = hi - (lo + c); }
         }
         j = lo * 1000000 / 2618034;
-        for (u64 c = j > 2 ? j - 2 : 1; c <= j + 2; c++) {
+        for (u64 c = j > 10 ? j - 10 : 1; c <= j + 10; c++) {
             if (c > 0 && lower(c) + c == lo && hi > lower(c)) { t = 0; f = hi - lower(c); }
         }
     }
