@@ -21,7 +21,7 @@ pub fn idleness_limit(time_limit_ms: u64) -> Duration {
     Duration::from_millis(time_limit_ms.saturating_mul(2))
 }
 
-pub(crate) fn conversation(time_limit_ms: u64) -> Conversation {
+pub fn conversation(time_limit_ms: u64) -> Conversation {
     Conversation {
         idle: idleness_limit(time_limit_ms),
         max_line: MAX_LINE,
@@ -29,7 +29,7 @@ pub(crate) fn conversation(time_limit_ms: u64) -> Conversation {
 }
 
 /// The referee's seed for a test: its input, so a rejudge replays the same games.
-pub(crate) fn seed_of(input: &str) -> u64 {
+pub fn seed_of(input: &str) -> u64 {
     let digest = Sha256::digest(input.as_bytes());
     u64::from_le_bytes(digest[..8].try_into().expect("a digest has 8 bytes"))
 }

@@ -7,6 +7,7 @@ mod assignments;
 mod caller;
 mod courses;
 mod error;
+mod play;
 mod problems;
 mod submissions;
 mod teaching;
@@ -79,6 +80,7 @@ fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
         .routes(routes!(problems::list_problems))
         .routes(routes!(problems::problem))
         .routes(routes!(problems::instances))
+        .routes(routes!(play::play))
         .routes(routes!(
             submissions::list_submissions,
             submissions::create_submission

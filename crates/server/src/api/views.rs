@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use grundy_judge::explain::Explanation;
 use grundy_judge::{SubtaskResult, Verdict};
-use grundy_problems::play::{Mover, Side, Transcript, Value};
+use grundy_problems::play::{BoardMove, Mover, Side, Transcript, Value};
 use grundy_problems::spec::Difficulty;
 use grundy_store::{
     Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, User,
@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::whole;
+use crate::domain::play::Game;
 use crate::domain::problems::Drawn;
 use crate::domain::submissions::{Detail, ShownTest};
 use crate::registry::{Entry, Origin};
@@ -154,6 +155,12 @@ pub struct ProblemSummary {
     /// False for a draft, which only its owner, their co-teachers, admins and the courses whose
     /// assignments list it see.
     pub published: bool,
+    /// A program plays the problem's games against its referee over standard input and output
+    /// (see the statement's protocol).
+    pub interactive: bool,
+    /// People can play its game against the reference (`POST /api/v1/problems/{slug}/play`,
+    /// the page `/play/{slug}`).
+    pub playable: bool,
 }
 
 impl ProblemSummary {
@@ -169,6 +176,8 @@ impl ProblemSummary {
             memory_limit_mib: p.spec.memory_limit_mib,
             origin: entry.origin.into(),
             published: entry.published,
+            interactive: p.is_interactive(),
+            playable: p.play().and_then(|play| play.board()).is_some(),
         }
     }
 }
@@ -357,6 +366,155 @@ pub struct TestView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub transcript: Option<TranscriptView>,
+}
+
+/// A game against the reference so far, and the caller's move now.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    /// The start as the problem's protocol writes a game (`3 1 2 3` for Nim); a random start
+    /// when absent.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// Fixes the random start.
+    #[serde(default, deserialize_with = "whole::option_u64")]
+    pub seed: Option<u64>,
+    /// The side the caller takes.
+    pub side: SideName,
+    /// Every move so far, both players', as the protocol writes them (`2 3`).
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// The caller's move now.
+    #[serde(default, rename = "move")]
+    pub play: Option<String>,
+    /// Also list the winning moves of the position reached (when it is the caller's turn).
+    #[serde(default)]
+    pub hint: bool,
+}
+
+/// Who made a move of a game played on a page.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerName {
+    You,
+    Referee,
+}
+
+impl From<Mover> for PlayerName {
+    fn from(mover: Mover) -> PlayerName {
+        match mover {
+            Mover::Program => PlayerName::You,
+            Mover::Referee => PlayerName::Referee,
+        }
+    }
+}
+
+/// A move from a position and where it leads.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BoardMoveView {
+    /// As the protocol writes it: `2 3`.
+    pub text: String,
+    /// In words: `3 from pile 2`.
+    pub words: String,
+    /// The position it leaves, as the protocol writes a game.
+    pub after: String,
+    /// The position it leaves, in words.
+    pub after_words: String,
+    /// That position's value for the player to move next.
+    pub value: ValueView,
+}
+
+impl From<BoardMove> for BoardMoveView {
+    fn from(m: BoardMove) -> BoardMoveView {
+        BoardMoveView {
+            text: m.text,
+            words: m.words,
+            after: m.after,
+            after_words: m.after_words,
+            value: m.value.into(),
+        }
+    }
+}
+
+/// One move of a game played on a page, with what it meant.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StepView {
+    pub by: PlayerName,
+    #[serde(rename = "move")]
+    pub made: BoardMoveView,
+    /// The value, for the mover, of the position the move was made from.
+    pub before: ValueView,
+    /// The caller gave away a won position here.
+    pub mistake: bool,
+    /// At a mistake, the winning moves there were.
+    pub better: Vec<BoardMoveView>,
+}
+
+/// A game against the reference after a move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameState {
+    pub problem: String,
+    /// The start, as the protocol writes it: send it back with the moves.
+    pub start: String,
+    pub start_words: String,
+    /// The start's value for the first player.
+    pub start_value: ValueView,
+    pub side: SideName,
+    /// Every move so far; send their `move.text`s back as `moves`.
+    pub moves: Vec<StepView>,
+    /// The position reached, as the protocol writes it, and in words.
+    pub position: String,
+    pub words: String,
+    /// Its value for the player to move.
+    pub value: ValueView,
+    pub over: bool,
+    /// The caller is to move.
+    pub your_turn: bool,
+    /// Who won a finished game (whoever moved last).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub winner: Option<PlayerName>,
+    /// The index in `moves` of the caller's first mistake.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub first_mistake: Option<usize>,
+    /// The winning moves of `position`, when asked for with `hint` on the caller's turn (empty:
+    /// every move loses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub hint: Option<Vec<BoardMoveView>>,
+}
+
+impl From<Game> for GameState {
+    fn from(game: Game) -> GameState {
+        let your_turn = game.persons_turn();
+        GameState {
+            problem: game.slug,
+            start: game.start,
+            start_words: game.start_words,
+            start_value: game.start_value.into(),
+            side: game.side.into(),
+            moves: game
+                .steps
+                .into_iter()
+                .map(|s| StepView {
+                    by: s.by.into(),
+                    made: s.made.into(),
+                    before: s.before.into(),
+                    mistake: s.mistake,
+                    better: s.better.into_iter().map(Into::into).collect(),
+                })
+                .collect(),
+            position: game.position,
+            words: game.words,
+            value: game.value.into(),
+            over: game.over,
+            your_turn,
+            winner: game.winner.map(Into::into),
+            first_mistake: game.first_mistake,
+            hint: game.hint.map(|h| h.into_iter().map(Into::into).collect()),
+        }
+    }
 }
 
 /// An interactive test's games, move by move.

@@ -18,6 +18,7 @@ pub mod assignments;
 pub mod courses;
 mod error;
 pub mod named;
+pub mod play;
 pub mod problems;
 pub mod submissions;
 pub mod teaching;

@@ -9,6 +9,7 @@
 
 mod account;
 mod courses;
+mod play;
 mod student;
 mod teach;
 pub mod ui;
@@ -42,6 +43,7 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
             "/problems/{slug}/answers",
             get(student::answers_page).post(student::submit_answers),
         )
+        .route("/play/{slug}", get(play::play_page))
         .route("/submissions", get(student::my_submissions))
         .route("/submissions/{id}", get(student::submission_page))
         .route("/login", get(account::login_page).post(account::login))

@@ -162,6 +162,8 @@ pub(super) struct ProblemPage {
     source: String,
     error: Option<String>,
     answer_mode: bool,
+    /// People can play its game against the reference.
+    playable: bool,
     /// Opened from an assignment: submissions go to it.
     assignment: Option<AssignmentTag>,
 }
@@ -238,6 +240,7 @@ fn problem_page_for(
         source,
         error,
         answer_mode: p.is_family_backed(),
+        playable: p.play().and_then(|play| play.board()).is_some(),
         assignment: None,
     }
 }
