@@ -492,8 +492,8 @@ pub fn statement(family: &Octal, title: &str, lang: &str) -> String {
              {unproven}\nVới mỗi ván trong $T$ ván, hãy cho biết ai thắng.\n\n## Dữ liệu vào\n\n\
              Dòng đầu tiên chứa $T$. Mỗi dòng trong $T$ dòng tiếp theo mô tả một ván: số nguyên \
              $k$ là số đống, rồi $k$ số nguyên $h_1, h_2, \\dots, h_k$ là số sỏi của các đống.\n\n\
-             ## Kết quả\n\nVới mỗi ván, theo thứ tự, in `First` nếu Hoa (người đi trước) thắng, \
-             ngược lại in `Second`.\n\n## Giới hạn\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
+             ## Kết quả\n\nVới mỗi ván, theo thứ tự, in một dòng: `First` nếu Hoa (người đi trước) \
+             thắng, ngược lại in `Second`.\n\n## Giới hạn\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
              - $1 \\le k \\le {MAX_HEAPS}$\n- $1 \\le h_i \\le {bound}$\n\
              - Mọi giá trị trong dữ liệu vào đều là số nguyên.\n\n## Chấm điểm\n\n\
              - Subtask 1 ({} điểm): $h_i \\le {}$.\n- Subtask 2 ({} điểm): $h_i \\le {}$.\n\
@@ -517,8 +517,8 @@ pub fn statement(family: &Octal, title: &str, lang: &str) -> String {
              {unproven}\nFor each of $T$ games, decide who wins.\n\n## Input\n\nThe first line \
              holds $T$. Each of the next $T$ lines describes a game: an integer $k$, the number \
              of heaps, then $k$ integers $h_1, h_2, \\dots, h_k$, the sizes of the heaps.\n\n\
-             ## Output\n\nFor each game, in order, print `First` if Hoa (the first player) wins, \
-             or `Second` otherwise.\n\n## Constraints\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
+             ## Output\n\nFor each game, in order, print one line: `First` if Hoa (the first player) \
+             wins, or `Second` otherwise.\n\n## Constraints\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
              - $1 \\le k \\le {MAX_HEAPS}$\n- $1 \\le h_i \\le {bound}$\n\
              - All input values are integers.\n\n## Scoring\n\n\
              - Subtask 1 ({} points): $h_i \\le {}$.\n- Subtask 2 ({} points): $h_i \\le {}$.\n\
