@@ -2,6 +2,7 @@
 //! the sandbox and the judging engine.
 
 mod explaining;
+mod games;
 mod judging;
 mod problems;
 mod service;
@@ -33,6 +34,11 @@ enum Command {
         problems_dir: Option<PathBuf>,
         #[command(subcommand)]
         command: problems::Command,
+    },
+    /// What Grundy computes and proves about a game given by its rules.
+    Games {
+        #[command(subcommand)]
+        command: games::Command,
     },
     /// Run the service: the API, and judging workers inside it.
     Serve(service::ServeArgs),
@@ -92,6 +98,7 @@ fn main() -> ExitCode {
         Command::Judge(args) => judging::judge(&cli.sandbox, args),
         Command::Doctor(args) => judging::doctor(&cli.sandbox, args),
         Command::Stress(args) => explaining::stress(&cli.sandbox, args),
+        Command::Games { command } => games::run(command),
         Command::Problems {
             problems_dir,
             command,

@@ -19,6 +19,7 @@ pub mod matching;
 pub mod mex;
 pub mod multiple;
 pub mod nim;
+pub mod octal;
 pub mod parigame;
 pub mod pursuit;
 pub mod subtraction;

@@ -148,16 +148,8 @@ impl Problem {
         if !MEMORY_LIMIT_MIB.contains(&spec.memory_limit_mib) {
             return Err(invalid(slug, "memory_limit_mib must lie in 16..=4096"));
         }
-        let solver = families::by_name(&spec.family).ok_or_else(|| {
-            invalid(
-                slug,
-                format!(
-                    "unknown family {:?} (known: {})",
-                    spec.family,
-                    families::names().collect::<Vec<_>>().join(", ")
-                ),
-            )
-        })?;
+        let solver =
+            families::for_spec(&spec.family, spec.game.as_ref()).map_err(|e| invalid(slug, e))?;
         match spec.checker.kind {
             CheckerKind::Tokens => {}
             CheckerKind::Reference if solver.has_reference_checker() => {}

@@ -16,6 +16,10 @@ pub struct ProblemSpec {
     /// Which game family (generator, validator, reference) serves this problem;
     /// [`PACKAGE_FAMILY`] for a problem whose tests were uploaded.
     pub family: String,
+    /// The game of a family configured by its rules (`octal`: `code = "0.77"`); absent for
+    /// every other family.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<toml::Table>,
     /// Bumped whenever tests or the reference change; results record the version that judged them.
     pub version: u32,
     pub difficulty: Difficulty,

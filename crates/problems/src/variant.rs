@@ -68,6 +68,7 @@ pub fn variant(
         slug: slug.to_string(),
         title: request.title.clone(),
         family: base.spec.family.clone(),
+        game: base.spec.game.clone(),
         version: 1,
         difficulty: base.spec.difficulty,
         tags: base.spec.tags.clone(),

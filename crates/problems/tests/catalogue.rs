@@ -505,3 +505,36 @@ mod generation {
         assert!(nim.input.lines().all(|l| l.split(' ').count() == 21));
     }
 }
+
+/// The built-in octal problems carry the statements and sample the family generates from their
+/// code, so that what a teacher's code produces is what the catalogue shows.
+/// `GRUNDY_UPDATE_STATEMENTS=1` rewrites them.
+#[test]
+fn octal_problems_carry_their_generated_statements() {
+    use grundy_problems::families::octal::{self, Octal};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../problems");
+    let catalogue = Catalogue::builtin().unwrap();
+    let octal_problems: Vec<_> = catalogue
+        .iter()
+        .filter(|p| p.spec.family == "octal")
+        .collect();
+    assert_eq!(octal_problems.len(), 3);
+    for problem in octal_problems {
+        let family = Octal::from_table(problem.spec.game.as_ref().unwrap()).unwrap();
+        for lang in ["en", "vi"] {
+            let generated = octal::statement(&family, problem.title(lang), lang);
+            let path = root
+                .join(problem.slug())
+                .join(format!("statement.{lang}.md"));
+            if std::env::var_os("GRUNDY_UPDATE_STATEMENTS").is_some() {
+                std::fs::write(&path, &generated).unwrap();
+            } else {
+                assert_eq!(
+                    problem.statement(lang),
+                    Some(generated.as_str()),
+                    "{path:?}"
+                );
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ mod hackenbush;
 mod multiple;
 mod nim;
 mod nim_play;
+pub mod octal;
 mod parigame;
 mod piles;
 mod sc4;
@@ -75,7 +76,28 @@ const FAMILIES: &[(&str, Constructor)] = &[
 
 /// Every family name a problem may use.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    FAMILIES.iter().map(|&(name, _)| name)
+    FAMILIES.iter().map(|&(name, _)| name).chain([OCTAL])
+}
+
+/// The family built from a `[game]` table rather than by name alone.
+const OCTAL: &str = "octal";
+
+/// The family `name`, configured by a problem's `[game]` table: required by the families built
+/// from a game's rules (`octal`), refused by the others.
+pub fn for_spec(name: &str, game: Option<&toml::Table>) -> Result<Arc<dyn Solver>, String> {
+    match (name, game) {
+        (OCTAL, Some(table)) => Ok(Arc::new(
+            octal::Octal::from_table(table).map_err(|e| e.to_string())?,
+        )),
+        (OCTAL, None) => Err("the octal family needs a [game] table with its code".into()),
+        (_, Some(_)) => Err(format!("the {name} family takes no [game] table")),
+        (_, None) => by_name(name).ok_or_else(|| {
+            format!(
+                "unknown family {name:?} (known: {})",
+                names().collect::<Vec<_>>().join(", ")
+            )
+        }),
+    }
 }
 
 pub fn by_name(name: &str) -> Option<Arc<dyn Solver>> {

@@ -335,6 +335,7 @@ impl Files {
             slug,
             title,
             family: PACKAGE_FAMILY.to_string(),
+            game: None,
             version,
             difficulty: yaml.grundy.difficulty.unwrap_or(Difficulty::Medium),
             tags: yaml.grundy.tags,

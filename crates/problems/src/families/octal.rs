@@ -1,0 +1,648 @@
+//! Octal games from their code (`[game] code = "0.77"` in `problem.toml`): input `T`, then `T`
+//! lines `k h_1 … h_k` (heaps); output `First` or `Second` per game.
+//!
+//! The values come from [`grundy_games::octal`]: heaps go up to 10¹⁸ when the periodicity theorem
+//! proves a period, otherwise up to the computed range, which the statement then states. The
+//! statements are generated from the code, so a teacher needs to give nothing but the code.
+
+use super::{at_most, lines, push_line, within};
+use crate::family::{CrossCheck, Family};
+use crate::seed::TestRng;
+use crate::spec::{CheckerKind, CheckerSpec, Difficulty, ProblemSpec, SubtaskSpec};
+use crate::strict::{StrictReader, ValidationError};
+use grundy_games::implicit;
+use grundy_games::octal::{Analysis, CodeError, OctalCode, OctalRules, naive_values};
+use rand::RngExt;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+const MAX_GAMES: u32 = 1000;
+const MAX_HEAPS: u32 = 10;
+/// The largest heap once a period is proven.
+const MAX_PROVEN_HEAP: u64 = 1_000_000_000_000_000_000;
+/// How far the values are computed when `[game]` gives no `upto`, and the bounds on `upto`: the
+/// computation runs whenever the problem is loaded, and the smallest subtasks need 1000 heaps.
+pub const DEFAULT_UPTO: usize = 10_000;
+pub const UPTO: std::ops::RangeInclusive<usize> = 1000..=100_000;
+/// The heap bounds of the first two subtasks: brute force, then the quadratic recurrence.
+const SMALL_HEAP: u64 = 20;
+const MEDIUM_HEAP: u64 = 1000;
+
+/// Why a `[game]` table or a request does not make an octal problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OctalError {
+    #[error("[game] code: {0}")]
+    Code(#[from] CodeError),
+    #[error("[game] code: no move is possible in {0} (every digit is 0)")]
+    NoMoves(String),
+    #[error("[game] upto = {0} must lie in 1000..=100000")]
+    Upto(usize),
+    #[error("[game]: {0}")]
+    Table(String),
+    #[error("the slug {0:?} must be 2 to 48 lower-case letters, digits and hyphens")]
+    Slug(String),
+    #[error("a title must not be empty")]
+    Title,
+}
+
+/// The `[game]` table of an octal problem.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameTable {
+    code: String,
+    upto: Option<usize>,
+}
+
+pub struct Octal {
+    analysis: Analysis,
+    max_heap: u64,
+    /// Every heap in `1..=computed_to`, grouped by value and ascending.
+    by_value: Vec<Vec<u64>>,
+}
+
+impl std::fmt::Debug for Octal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Octal({})", self.analysis.code)
+    }
+}
+
+#[derive(Debug)]
+pub struct Input {
+    pub games: Vec<Vec<u64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub max_games: u32,
+    pub max_heaps: u32,
+    pub max_heap: u64,
+}
+
+fn word(first_wins: bool) -> &'static str {
+    if first_wins { "First" } else { "Second" }
+}
+
+impl Octal {
+    /// The family for a problem's `[game]` table.
+    pub fn from_table(table: &toml::Table) -> Result<Octal, OctalError> {
+        let game: GameTable = table
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| OctalError::Table(e.message().to_string()))?;
+        Octal::new(&game.code, game.upto.unwrap_or(DEFAULT_UPTO))
+    }
+
+    /// Computes the values of `code` up to `upto` and proves what it can.
+    pub fn new(code: &str, upto: usize) -> Result<Octal, OctalError> {
+        let code: OctalCode = code.parse()?;
+        if code.reach() == 0 {
+            return Err(OctalError::NoMoves(code.to_string()));
+        }
+        if !UPTO.contains(&upto) {
+            return Err(OctalError::Upto(upto));
+        }
+        let analysis = Analysis::run(&code, upto, |_| ControlFlow::Continue(()));
+        let max_heap = match analysis.periodicity {
+            Some(_) => MAX_PROVEN_HEAP,
+            None => analysis.computed_to(),
+        };
+        let mut by_value: Vec<Vec<u64>> = Vec::new();
+        for (heap, &value) in analysis.values().iter().enumerate().skip(1) {
+            if by_value.len() <= value as usize {
+                by_value.resize(value as usize + 1, Vec::new());
+            }
+            by_value[value as usize].push(heap as u64);
+        }
+        Ok(Octal {
+            analysis,
+            max_heap,
+            by_value,
+        })
+    }
+
+    pub fn code(&self) -> &OctalCode {
+        &self.analysis.code
+    }
+
+    /// The largest heap an input may hold.
+    pub fn max_heap(&self) -> u64 {
+        self.max_heap
+    }
+
+    pub fn is_proven(&self) -> bool {
+        self.analysis.periodicity.is_some()
+    }
+
+    fn value(&self, heap: u64) -> u32 {
+        self.analysis
+            .value(heap)
+            .expect("inputs stay within the range of known values")
+    }
+
+    fn first_wins(&self, heaps: &[u64]) -> bool {
+        heaps.iter().fold(0, |x, &h| x ^ self.value(h)) != 0
+    }
+
+    /// A random heap of at most `bound` whose value is `value`, if there is one.
+    fn heap_with_value(&self, value: u32, bound: u64, rng: &mut TestRng) -> Option<u64> {
+        let computed = self.by_value.get(value as usize)?;
+        let below = &computed[..computed.partition_point(|&h| h <= bound)];
+        if let Some(p) = self.analysis.periodicity
+            && bound > self.analysis.computed_to()
+            && rng.random_bool(0.8)
+        {
+            // A heap of the period's first window, moved up by a random number of periods.
+            let window: Vec<u64> = below
+                .iter()
+                .copied()
+                .filter(|&h| h >= p.preperiod.max(1) && h < p.preperiod.max(1) + p.period)
+                .collect();
+            if !window.is_empty() {
+                let h = window[rng.random_range(0..window.len())];
+                return Some(h + p.period * rng.random_range(0..=(bound - h) / p.period));
+            }
+        }
+        (!below.is_empty()).then(|| below[rng.random_range(0..below.len())])
+    }
+
+    /// Heaps whose values cancel: the last is chosen to match the others when it can.
+    fn losing_game(&self, p: &Params, rng: &mut TestRng) -> Vec<u64> {
+        let k = rng.random_range(2..=p.max_heaps.max(2)).min(p.max_heaps);
+        let mut heaps: Vec<u64> = (0..k).map(|_| rng.random_range(1..=p.max_heap)).collect();
+        let rest = heaps[1..].iter().fold(0, |x, &h| x ^ self.value(h));
+        if let Some(h) = self.heap_with_value(rest, p.max_heap, rng) {
+            heaps[0] = h;
+        }
+        heaps
+    }
+}
+
+impl Family for Octal {
+    type Input = Input;
+    type Params = Params;
+
+    fn parse(&self, text: &str) -> Result<Input, ValidationError> {
+        let mut reader = StrictReader::new(text)?;
+        let t: u32 = reader.single("T", 1..=MAX_GAMES)?;
+        let mut games = Vec::with_capacity(t as usize);
+        for _ in 0..t {
+            let line = reader.line("a game \"k h_1 … h_k\"")?;
+            let k: u32 = line.int(0, "k", 1..=MAX_HEAPS)?;
+            line.expect_len(k as usize + 1, "k followed by k heap sizes")?;
+            let heaps = (1..=k as usize)
+                .map(|i| line.int(i, &format!("h_{i}"), 1..=self.max_heap))
+                .collect::<Result<Vec<u64>, _>>()?;
+            games.push(heaps);
+        }
+        reader.expect_eof()?;
+        Ok(Input { games })
+    }
+
+    fn render(&self, input: &Input) -> String {
+        let mut out = format!("{}\n", input.games.len());
+        for heaps in &input.games {
+            push_line(
+                &mut out,
+                std::iter::once(heaps.len() as u64).chain(heaps.iter().copied()),
+            );
+        }
+        out
+    }
+
+    fn check_params(&self, p: &Params) -> Result<(), String> {
+        within("max_games", p.max_games.into(), 1, MAX_GAMES.into())?;
+        within("max_heaps", p.max_heaps.into(), 1, MAX_HEAPS.into())?;
+        within("max_heap", p.max_heap, 1, self.max_heap)
+    }
+
+    fn fits(&self, input: &Input, p: &Params) -> Result<(), String> {
+        at_most("T", input.games.len() as u64, p.max_games.into())?;
+        for heaps in &input.games {
+            at_most("k", heaps.len() as u64, p.max_heaps.into())?;
+            at_most("a heap", *heaps.iter().max().expect("k ≥ 1"), p.max_heap)?;
+        }
+        Ok(())
+    }
+
+    fn generate(&self, p: &Params, index: usize, rng: &mut TestRng) -> Input {
+        let games = (0..p.max_games as usize)
+            // Tests 1–5 each hold one theme; later tests mix them game by game.
+            .map(|game| if index <= 4 { index } else { game % 6 })
+            .map(|theme| match theme {
+                // The largest games: every heap at or near the limit.
+                0 => (0..p.max_heaps)
+                    .map(|_| p.max_heap - rng.random_range(0..p.max_heap.min(3)))
+                    .collect(),
+                // Losing games: values that cancel.
+                1 => self.losing_game(p, rng),
+                // One heap, often a losing one (value 0).
+                2 => {
+                    let zero = rng
+                        .random_bool(0.5)
+                        .then(|| self.heap_with_value(0, p.max_heap, rng))
+                        .flatten();
+                    vec![zero.unwrap_or_else(|| rng.random_range(1..=p.max_heap))]
+                }
+                // Small heaps, where the values have not settled into their period.
+                3 => (0..rng.random_range(1..=p.max_heaps))
+                    .map(|_| rng.random_range(1..=p.max_heap.min(80)))
+                    .collect(),
+                // Two equal heaps: always lost for the first player.
+                4 => vec![rng.random_range(1..=p.max_heap); 2.min(p.max_heaps) as usize],
+                _ => (0..rng.random_range(1..=p.max_heaps))
+                    .map(|_| rng.random_range(1..=p.max_heap))
+                    .collect(),
+            })
+            .collect();
+        Input { games }
+    }
+
+    fn solve(&self, input: &Input) -> String {
+        lines(input.games.iter().map(|heaps| word(self.first_wins(heaps))))
+    }
+
+    fn cross_checks(&self, input: &Input) -> Vec<CrossCheck> {
+        let rules = OctalRules {
+            code: self.code().clone(),
+        };
+        let small = input
+            .games
+            .iter()
+            .all(|heaps| heaps.len() <= 3 && heaps.iter().sum::<u64>() <= 21);
+        let brute = small.then(|| {
+            lines(input.games.iter().map(|heaps| {
+                let mut position = heaps.clone();
+                position.sort_unstable();
+                word(
+                    implicit::outcome(&rules, position, 1 << 20)
+                        .expect("within the bound")
+                        .is_win(),
+                )
+            }))
+        });
+        // The definition, heap by heap, with no period and no sparse space.
+        let largest = input.games.iter().flatten().copied().max().unwrap_or(0);
+        let naive = (largest <= 3000).then(|| {
+            let values = naive_values(self.code(), largest as usize);
+            lines(
+                input
+                    .games
+                    .iter()
+                    .map(|heaps| word(heaps.iter().fold(0, |x, &h| x ^ values[h as usize]) != 0)),
+            )
+        });
+        vec![
+            CrossCheck::new("brute force", brute),
+            CrossCheck::new("nim-sequence by the definition", naive),
+        ]
+    }
+
+    fn small_positions(&self) -> Vec<Input> {
+        // Every multiset of one to three heaps of sizes 1..=7.
+        let mut games = Vec::new();
+        for a in 1..=7u64 {
+            games.push(vec![a]);
+            for b in a..=7 {
+                games.push(vec![a, b]);
+                for c in b..=7 {
+                    games.push(vec![a, b, c]);
+                }
+            }
+        }
+        vec![Input { games }]
+    }
+}
+
+/// What a teacher gives to make a problem from a code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OctalRequest {
+    pub slug: String,
+    /// Titles by language; English is required (`en`), Vietnamese (`vi`) optional.
+    pub title: BTreeMap<String, String>,
+    pub code: String,
+    /// How far to compute the values when no period is proven; [`DEFAULT_UPTO`] otherwise.
+    pub upto: Option<usize>,
+    pub seed: u64,
+}
+
+/// The files of a problem folder for a code (`problem.toml`, the statements in English and
+/// Vietnamese, one sample), ready for [`Problem::from_files`](crate::Problem::from_files).
+pub fn problem_files(request: &OctalRequest) -> Result<BTreeMap<String, String>, OctalError> {
+    if !crate::catalogue::is_valid_slug(&request.slug) {
+        return Err(OctalError::Slug(request.slug.clone()));
+    }
+    if request.title.values().any(|t| t.trim().is_empty()) || !request.title.contains_key("en") {
+        return Err(OctalError::Title);
+    }
+    let family = Octal::new(&request.code, request.upto.unwrap_or(DEFAULT_UPTO))?;
+    let mut game = toml::Table::new();
+    game.insert("code".into(), family.code().to_string().into());
+    if let Some(upto) = request.upto {
+        game.insert("upto".into(), (upto as i64).into());
+    }
+    let subtasks = subtask_bounds(family.max_heap);
+    let spec = ProblemSpec {
+        slug: request.slug.clone(),
+        title: request.title.clone(),
+        family: "octal".into(),
+        game: Some(game),
+        version: 1,
+        difficulty: Difficulty::Medium,
+        tags: vec!["octal-game".into(), "sprague-grundy".into()],
+        source: None,
+        time_limit_ms: 1000,
+        memory_limit_mib: 256,
+        seed: request.seed,
+        checker: CheckerSpec {
+            kind: CheckerKind::Tokens,
+            case_sensitive: true,
+            line_answers: "game".into(),
+        },
+        subtasks: subtasks
+            .iter()
+            .map(|&(name, points, max_heap)| {
+                let mut generator = toml::Table::new();
+                generator.insert("max_games".into(), i64::from(MAX_GAMES).into());
+                generator.insert("max_heaps".into(), i64::from(MAX_HEAPS).into());
+                generator.insert("max_heap".into(), (max_heap as i64).into());
+                SubtaskSpec {
+                    name: name.into(),
+                    points,
+                    tests: 6,
+                    generator,
+                }
+            })
+            .collect(),
+    };
+    let mut files = BTreeMap::new();
+    files.insert(
+        "problem.toml".into(),
+        toml::to_string(&spec).expect("a spec serialises"),
+    );
+    for lang in ["en", "vi"] {
+        let title = spec.title.get(lang).unwrap_or(&spec.title["en"]);
+        files.insert(
+            format!("statement.{lang}.md"),
+            statement(&family, title, lang),
+        );
+    }
+    let sample = Input {
+        games: vec![vec![1], vec![2], vec![3], vec![2, 2], vec![1, 4, 6]],
+    };
+    files.insert("samples/01.in".into(), family.render(&sample));
+    files.insert("samples/01.ans".into(), family.solve(&sample));
+    Ok(files)
+}
+
+/// Subtasks by heap size: brute force over game trees, the quadratic recurrence, then everything.
+fn subtask_bounds(max_heap: u64) -> [(&'static str, u32, u64); 3] {
+    [
+        ("small", 20, SMALL_HEAP),
+        ("medium", 30, MEDIUM_HEAP),
+        ("large", 50, max_heap),
+    ]
+}
+
+/// `10^18` for the proven bound, the number itself otherwise.
+fn bound_text(bound: u64) -> String {
+    if bound == MAX_PROVEN_HEAP {
+        "10^{18}".into()
+    } else {
+        bound.to_string()
+    }
+}
+
+/// One line per removal the code allows, in words.
+fn rule_lines(code: &OctalCode, lang: &str) -> Vec<String> {
+    let mut rules = Vec::new();
+    for (k, &d) in (1..).zip(code.digits()) {
+        if d == 0 {
+            continue;
+        }
+        let mut ways = Vec::new();
+        let line = if lang == "vi" {
+            if d & 1 != 0 {
+                ways.push(format!("hết sỏi (chỉ khi đống có đúng {k} viên)"));
+            }
+            if d & 2 != 0 {
+                ways.push(format!(
+                    "còn lại một đống nhỏ hơn (khi đống có nhiều hơn {k} viên)"
+                ));
+            }
+            if d & 4 != 0 {
+                ways.push(format!(
+                    "được chia thành hai đống khác rỗng (khi đống có ít nhất {} viên)",
+                    k + 2
+                ));
+            }
+            format!(
+                "- Lấy đúng {k} viên sỏi từ một đống; phần còn lại của đống {}.",
+                ways.join(", hoặc ")
+            )
+        } else {
+            let counters = if k == 1 { "counter" } else { "counters" };
+            if d & 1 != 0 {
+                ways.push(format!(
+                    "nothing is left (only when the heap has exactly {k})"
+                ));
+            }
+            if d & 2 != 0 {
+                ways.push(format!(
+                    "the rest stays as one smaller heap (when the heap has more than {k})"
+                ));
+            }
+            if d & 4 != 0 {
+                ways.push(format!(
+                    "the rest is split into two non-empty heaps (when the heap has at least {})",
+                    k + 2
+                ));
+            }
+            format!(
+                "- Remove exactly {k} {counters} from one heap, so that {}.",
+                ways.join(", or ")
+            )
+        };
+        rules.push(line);
+    }
+    rules
+}
+
+/// The statement in `lang` (`en` or `vi`), generated from the code and the limits.
+pub fn statement(family: &Octal, title: &str, lang: &str) -> String {
+    let code = family.code();
+    let rules = rule_lines(code, lang).join("\n");
+    let bound = bound_text(family.max_heap);
+    let [small, medium, large] = subtask_bounds(family.max_heap);
+    if lang == "vi" {
+        let unproven = if family.is_proven() {
+            String::new()
+        } else {
+            format!(
+                "\nChưa có chu kỳ nào của dãy giá trị Grundy của trò chơi này được chứng minh, nên \
+                 kích thước đống chỉ đến ${bound}$, phạm vi mà các giá trị đã được tính.\n"
+            )
+        };
+        format!(
+            "# {title}\n\nHoa và Nam chơi với một số đống sỏi; Hoa đi trước. Đến lượt mình, người \
+             chơi chọn một đống và thực hiện một trong các nước đi sau:\n\n{rules}\n\nNgười không \
+             thể đi được nữa thì thua (người đi nước cuối cùng thắng). Cả hai đều chơi tối ưu.\n\n\
+             Trong lý thuyết trò chơi tổ hợp, đây là trò chơi bát phân (octal game) có mã `{code}`.\n\
+             {unproven}\nVới mỗi ván trong $T$ ván, hãy cho biết ai thắng.\n\n## Dữ liệu vào\n\n\
+             Dòng đầu tiên chứa $T$. Mỗi dòng trong $T$ dòng tiếp theo mô tả một ván: số nguyên \
+             $k$ là số đống, rồi $k$ số nguyên $h_1, h_2, \\dots, h_k$ là số sỏi của các đống.\n\n\
+             ## Kết quả\n\nVới mỗi ván, theo thứ tự, in một dòng: `First` nếu Hoa (người đi trước) \
+             thắng, ngược lại in `Second`.\n\n## Giới hạn\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
+             - $1 \\le k \\le {MAX_HEAPS}$\n- $1 \\le h_i \\le {bound}$\n\
+             - Mọi giá trị trong dữ liệu vào đều là số nguyên.\n\n## Chấm điểm\n\n\
+             - Subtask 1 ({} điểm): $h_i \\le {}$.\n- Subtask 2 ({} điểm): $h_i \\le {}$.\n\
+             - Subtask 3 ({} điểm): không có ràng buộc gì thêm.\n",
+            small.1, small.2, medium.1, medium.2, large.1
+        )
+    } else {
+        let unproven = if family.is_proven() {
+            String::new()
+        } else {
+            format!(
+                "\nNo period of this game's nim-sequence has been proven, so the heaps go only up \
+                 to ${bound}$, the range over which its values were computed.\n"
+            )
+        };
+        format!(
+            "# {title}\n\nHoa and Nam play with several heaps of counters; Hoa moves first. On a \
+             turn the player to move chooses one heap and makes one of these moves:\n\n{rules}\n\n\
+             A player who cannot move loses (the player who makes the last move wins). Both play \
+             optimally.\n\nIn combinatorial game theory this is the octal game `{code}`.\n\
+             {unproven}\nFor each of $T$ games, decide who wins.\n\n## Input\n\nThe first line \
+             holds $T$. Each of the next $T$ lines describes a game: an integer $k$, the number \
+             of heaps, then $k$ integers $h_1, h_2, \\dots, h_k$, the sizes of the heaps.\n\n\
+             ## Output\n\nFor each game, in order, print one line: `First` if Hoa (the first player) \
+             wins, or `Second` otherwise.\n\n## Constraints\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
+             - $1 \\le k \\le {MAX_HEAPS}$\n- $1 \\le h_i \\le {bound}$\n\
+             - All input values are integers.\n\n## Scoring\n\n\
+             - Subtask 1 ({} points): $h_i \\le {}$.\n- Subtask 2 ({} points): $h_i \\le {}$.\n\
+             - Subtask 3 ({} points): no extra constraints.\n",
+            small.1, small.2, medium.1, medium.2, large.1
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kayles() -> Octal {
+        Octal::new("0.77", DEFAULT_UPTO).unwrap()
+    }
+
+    #[test]
+    fn validator_rules() {
+        let rule = |family: &Octal, text: &str| family.parse(text).unwrap_err().to_string();
+        let k = kayles();
+        assert_eq!(
+            k.parse("2\n1 5\n2 1000000000000000000 3\n")
+                .unwrap()
+                .games
+                .len(),
+            2
+        );
+        assert_eq!(
+            rule(&k, "1\n2 5\n"),
+            "line 2: expected 3 tokens (k followed by k heap sizes), found 2"
+        );
+        assert_eq!(
+            rule(&k, "1\n1 0\n"),
+            "line 2: h_1 = 0 is outside 1..=1000000000000000000"
+        );
+        assert_eq!(
+            rule(&k, "2\n1 1\n"),
+            "line 3: expected a game \"k h_1 … h_k\", found the end of the input"
+        );
+        let open = Octal::new("0.6", 2000).unwrap();
+        assert!(!open.is_proven());
+        assert_eq!(
+            rule(&open, "1\n1 2001\n"),
+            "line 2: h_1 = 2001 is outside 1..=2000"
+        );
+    }
+
+    #[test]
+    fn kayles_answers() {
+        // Kayles: a heap of 1, 2 or 3 is won (take it all); two equal heaps are lost; G(4) = 1
+        // and G(1) = 1 cancel.
+        let k = kayles();
+        let input = k
+            .parse("4\n1 3\n2 7 7\n2 1 4\n1 1000000000000000000\n")
+            .unwrap();
+        // G(10^18) = G(72 + (10^18 - 72) mod 12) = G(76) = 1 (Kayles's period 4 1 2 8 …).
+        assert_eq!(k.solve(&input), "First\nSecond\nSecond\nFirst\n");
+    }
+
+    #[test]
+    fn bad_tables_are_refused_with_the_fault() {
+        let table = |text: &str| -> toml::Table { toml::from_str(text).unwrap() };
+        assert_eq!(
+            Octal::from_table(&table("code = \"0.79\""))
+                .unwrap_err()
+                .to_string(),
+            "[game] code: position 4: the digit 9 is out of range (octal digits are 0 to 7)"
+        );
+        assert!(matches!(
+            Octal::from_table(&table("code = \"0.00\"")),
+            Err(OctalError::NoMoves(_))
+        ));
+        assert_eq!(
+            Octal::from_table(&table("code = \"0.7\"\nupto = 5")).unwrap_err(),
+            OctalError::Upto(5)
+        );
+        assert!(matches!(
+            Octal::from_table(&table("kode = \"0.7\"")),
+            Err(OctalError::Table(_))
+        ));
+    }
+
+    #[test]
+    fn statements_state_the_rule_in_words() {
+        let chess = Octal::new("0.137", DEFAULT_UPTO).unwrap();
+        let en = statement(&chess, "Dawson's chess", "en");
+        assert!(en.contains("- Remove exactly 1 counter from one heap, so that nothing is left (only when the heap has exactly 1)."), "{en}");
+        assert!(en.contains("- Remove exactly 2 counters from one heap, so that nothing is left (only when the heap has exactly 2), or the rest stays as one smaller heap (when the heap has more than 2)."), "{en}");
+        assert!(
+            en.contains("split into two non-empty heaps (when the heap has at least 5)"),
+            "{en}"
+        );
+        assert!(en.contains("$1 \\le h_i \\le 10^{18}$"), "{en}");
+        let vi = statement(&chess, "Cờ Dawson", "vi");
+        assert!(vi.contains("được chia thành hai đống khác rỗng"), "{vi}");
+        let open = Octal::new("0.6", 3000).unwrap();
+        let en = statement(&open, "Open", "en");
+        assert!(
+            en.contains("$1 \\le h_i \\le 3000$") && en.contains("No period"),
+            "{en}"
+        );
+    }
+
+    #[test]
+    fn a_request_makes_a_problem_that_loads() {
+        let request = OctalRequest {
+            slug: "dawson".into(),
+            title: BTreeMap::from([("en".into(), "Dawson".into())]),
+            code: "0.137".into(),
+            upto: None,
+            seed: 7,
+        };
+        let files = problem_files(&request).unwrap();
+        let problem = crate::Problem::from_files("dawson", &files).unwrap();
+        assert_eq!(problem.spec.family, "octal");
+        assert!(problem.statement("vi").unwrap().contains("0.137"));
+        let bad = OctalRequest {
+            code: "0.".into(),
+            ..request
+        };
+        assert_eq!(
+            problem_files(&bad).unwrap_err(),
+            OctalError::Code(CodeError::NoDigits)
+        );
+    }
+}
