@@ -224,6 +224,12 @@ impl Talk {
                             if partial.len() > self.conversation.max_line {
                                 break 'talk Ending::LineTooLong;
                             }
+                            // A short read took all there was: the next poll says when there is
+                            // more, and a read now would only find the pipe empty (a system call
+                            // per move, which an interactive judge cannot spare).
+                            if n < buf.len() {
+                                break;
+                            }
                         }
                         Err(Errno::EINTR) => continue,
                         Err(_) => break,

@@ -96,6 +96,7 @@ fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
         .routes(routes!(teaching::rejudge))
         .routes(routes!(teaching::rejudge_problem))
         .routes(routes!(teaching::create_variant))
+        .routes(routes!(teaching::create_game))
         .routes(routes!(teaching::export_problem))
         .routes(routes!(teaching::publish_problem))
         .routes(routes!(courses::list_courses, courses::create_course))

@@ -9,6 +9,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use std::collections::BTreeMap;
 
+use grundy_problems::families::octal::OctalRequest;
 use grundy_problems::{VariantRequest, VariantSubtask};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -138,6 +139,49 @@ pub(super) async fn create_variant(
     crate::domain::problems::visible(&state.domain, Some(&user), &base).await?;
     let JsonObject(body) = body?;
     let entry = teaching::add_variant(&state.domain, &user, &base, &body.into()).await?;
+    Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
+}
+
+/// A heap game by its octal code, to make a problem of.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct OctalBody {
+    pub slug: String,
+    /// Titles by language: `en` is required, `vi` optional.
+    pub title: BTreeMap<String, String>,
+    /// `0.d1d2…`: digit k says whether removing k counters may leave no heap (1), one heap
+    /// (2), two heaps (4), summed. Kayles is `0.77`.
+    pub code: String,
+    /// How far to compute the values when no period is proven (1000 to 100 000; 10 000 when
+    /// absent); the heaps of the problem stay within it.
+    #[serde(default, deserialize_with = "whole::option_u64")]
+    pub upto: Option<u64>,
+}
+
+/// Creates a problem from a heap game's octal code, a draft until published: the values are
+/// computed and, where the Octal Game Periodicity Theorem proves a period, heaps go up to 10¹⁸;
+/// the statement (English and Vietnamese) states the rule in words; tests, reference and checker
+/// come from the code. Sending the slug of one's own problem makes a new version of it.
+#[utoipa::path(post, path = "/api/v1/games", tag = "teaching",
+    request_body = OctalBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, body = ProblemSummary), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub(super) async fn create_game(
+    State(state): State<AppState>,
+    Teacher(user): Teacher,
+    body: Result<JsonObject<OctalBody>, ApiError>,
+) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
+    let JsonObject(body) = body?;
+    let request = OctalRequest {
+        slug: body.slug,
+        title: body.title,
+        code: body.code,
+        upto: body.upto.map(|u| usize::try_from(u).unwrap_or(usize::MAX)),
+        seed: rand::random(),
+    };
+    let entry = teaching::add_octal(&state.domain, &user, request).await?;
     Ok((StatusCode::CREATED, Json(ProblemSummary::of(&entry))))
 }
 

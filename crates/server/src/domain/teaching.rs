@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use grundy_problems::families::octal::{self, OctalRequest};
 use grundy_problems::{PackageError, Problem, VariantRequest};
 use grundy_store::{NewCustomProblem, Put, User};
 
@@ -113,6 +114,22 @@ pub async fn add_variant(
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let problem =
         Problem::from_files(&request.slug, &files).map_err(|e| Error::Invalid(e.to_string()))?;
+    let content = serde_json::to_vec(&files).map_err(|e| Error::Internal(e.to_string()))?;
+    store_problem(domain, user, problem, Origin::Variant, &content).await
+}
+
+/// Makes a problem of the octal game `request.code` (its values computed, its period proven
+/// where the theorem allows) and stores it for a teacher as a draft, or as a new version of
+/// theirs. It is kept as a variant of the built-in octal games: its files, rebuilt from the code.
+pub async fn add_octal(domain: &Domain, user: &User, request: OctalRequest) -> Result<Arc<Entry>> {
+    access::require_teacher(user)?;
+    let slug = request.slug.clone();
+    // Computing the values takes up to a second for the largest range: off the async threads.
+    let files = tokio::task::spawn_blocking(move || octal::problem_files(&request))
+        .await
+        .map_err(|e| super::error::thread("computing an octal game", e))?
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    let problem = Problem::from_files(&slug, &files).map_err(|e| Error::Invalid(e.to_string()))?;
     let content = serde_json::to_vec(&files).map_err(|e| Error::Internal(e.to_string()))?;
     store_problem(domain, user, problem, Origin::Variant, &content).await
 }

@@ -88,6 +88,10 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         )
         .route("/teach", get(teach::index))
         .route(
+            "/teach/games",
+            get(teach::games_page).post(teach::create_game),
+        )
+        .route(
             "/teach/variants",
             get(teach::variant_page).post(teach::create_variant),
         )

@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use grundy_judge::Verdict;
 use grundy_problems::VariantRequest;
+use grundy_problems::families::octal::OctalRequest;
 use grundy_store::{Role, User};
 use serde::Deserialize;
 
@@ -341,6 +342,81 @@ pub(super) async fn create_variant(
         Err(error) => {
             let message = error.to_string();
             refused(error, variant_page_for(&state, user, form, Some(message)))
+        }
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "teach/games.html")]
+pub(super) struct GamesPage {
+    frame: Frame,
+    form: GameForm,
+    error: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct GameForm {
+    #[serde(default)]
+    slug: String,
+    #[serde(default)]
+    title_en: String,
+    #[serde(default)]
+    title_vi: String,
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    upto: String,
+}
+
+fn games_page_for(user: User, form: GameForm, error: Option<String>) -> GamesPage {
+    GamesPage {
+        frame: Frame::new(Some(user), "A game from its octal code"),
+        form,
+        error,
+    }
+}
+
+pub(super) async fn games_page(
+    TeacherPage(user): TeacherPage,
+    Query(form): Query<GameForm>,
+) -> GamesPage {
+    games_page_for(user, form, None)
+}
+
+pub(super) async fn create_game(
+    State(state): State<AppState>,
+    TeacherPage(user): TeacherPage,
+    Form(form): Form<GameForm>,
+) -> Result<Response, PageError> {
+    let upto = match form.upto.trim() {
+        "" => None,
+        text => match text.parse() {
+            Ok(upto) => Some(upto),
+            Err(_) => {
+                let message = "the range to compute is not a whole number".to_owned();
+                let page = games_page_for(user, form, Some(message));
+                return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
+            }
+        },
+    };
+    let mut title = BTreeMap::from([("en".to_owned(), form.title_en.trim().to_owned())]);
+    if !form.title_vi.trim().is_empty() {
+        title.insert("vi".to_owned(), form.title_vi.trim().to_owned());
+    }
+    let request = OctalRequest {
+        slug: form.slug.trim().to_owned(),
+        title,
+        code: form.code.trim().to_owned(),
+        upto,
+        seed: rand::random(),
+    };
+    match teaching::add_octal(&state.domain, &user, request).await {
+        Ok(entry) => {
+            Ok(Redirect::to(&format!("/problems/{}", entry.problem.slug())).into_response())
+        }
+        Err(error) => {
+            let message = error.to_string();
+            refused(error, games_page_for(user, form, Some(message)))
         }
     }
 }
