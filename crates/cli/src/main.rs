@@ -4,6 +4,7 @@
 mod explaining;
 mod games;
 mod judging;
+mod playing;
 mod problems;
 mod service;
 mod setup;
@@ -57,6 +58,8 @@ enum Command {
     Judge(judging::JudgeArgs),
     /// Run a program against the reference on random small games before submitting it.
     Stress(explaining::StressArgs),
+    /// Play an interactive problem's game against the reference in this terminal.
+    Play(playing::PlayArgs),
     /// Report what isolation this machine gives and which languages it has.
     Doctor(judging::DoctorArgs),
     /// The sandbox supervisor (started by the judge; reads run requests on stdin).
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
         Command::Judge(args) => judging::judge(&cli.sandbox, args),
         Command::Doctor(args) => judging::doctor(&cli.sandbox, args),
         Command::Stress(args) => explaining::stress(&cli.sandbox, args),
+        Command::Play(args) => playing::play(args),
         Command::Games { command } => games::run(command),
         Command::Problems {
             problems_dir,

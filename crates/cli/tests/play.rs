@@ -159,3 +159,30 @@ fn every_misbehaviour_gets_its_verdict_and_nothing_is_left_running() {
 
     assert_eq!(sandbox_processes(), Vec::<String>::new());
 }
+
+#[test]
+fn a_person_plays_in_the_terminal_and_reads_the_value_history() {
+    // From (3, 5) the only winning move takes 2 from pile 2; the person takes 1 from pile 1
+    // instead, leaving (2, 5), from which the referee leaves (2, 2): the person, lost now, asks
+    // for a hint, tries an illegal move and plays on to the end.
+    let out = grundy(
+        &["play", "nim-play", "--start", "2 3 5", "--side", "first"],
+        b"1 1\nhint\n1 9\n1 2\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("The referee won."), "{text}");
+    assert!(text.contains("every move loses from here"), "{text}");
+    assert!(text.contains("referee: 2 3"), "{text}");
+    assert!(text.contains("pile 1"), "{text}");
+    assert!(text.contains("Value history"), "{text}");
+    assert!(text.contains("mistake: a winning move was 2 2"), "{text}");
+
+    let out = grundy(&["play", "nim-play", "--start", "1 3"], b"1 3\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("You won."), "{text}");
+    let out = grundy(&["play", "nim"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no game to play"));
+}

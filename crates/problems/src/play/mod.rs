@@ -13,9 +13,11 @@ use crate::strict::ValidationError;
 mod game;
 mod perfect;
 mod referee;
+mod session;
 
 pub use game::{Game, Played};
 pub use perfect::{MOVE_BUDGET, play_perfectly};
+pub use session::{Session, Step};
 
 /// What the referee does with a line the program wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -487,7 +487,6 @@ pub struct GameState {
 
 impl From<Game> for GameState {
     fn from(game: Game) -> GameState {
-        let your_turn = game.persons_turn();
         GameState {
             problem: game.slug,
             start: game.start,
@@ -509,7 +508,7 @@ impl From<Game> for GameState {
             words: game.words,
             value: game.value.into(),
             over: game.over,
-            your_turn,
+            your_turn: game.your_turn,
             winner: game.winner.map(Into::into),
             first_mistake: game.first_mistake,
             hint: game.hint.map(|h| h.into_iter().map(Into::into).collect()),

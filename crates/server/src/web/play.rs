@@ -90,7 +90,6 @@ impl From<BoardMove> for MoveLine {
 impl GameLines {
     fn of(game: Game) -> GameLines {
         let moves: Vec<String> = game.steps.iter().map(|s| s.made.text.clone()).collect();
-        let your_turn = game.persons_turn();
         GameLines {
             start: game.start,
             start_words: game.start_words,
@@ -112,7 +111,7 @@ impl GameLines {
                 .collect(),
             words: game.words,
             over: game.over,
-            your_turn,
+            your_turn: game.your_turn,
             you_won: game.winner == Some(Mover::Program),
             hint: game.hint.map(|h| h.into_iter().map(Into::into).collect()),
             first_mistake: game.first_mistake,
