@@ -226,6 +226,30 @@ try {
   );
   assert.equal(await page.textContent("#score"), "0/100", "blank instances earn nothing");
 
+  step("plays Nim against the reference, asks for a hint and reads the value history");
+  await page.goto(`${base}/problems/nim-play`);
+  await Promise.all([page.waitForURL(/\/play\/nim-play$/), page.click("a.play-link")]);
+  assert.deepEqual(await unlabelled(page), []);
+  // From (3, 5) only taking 2 from pile 2 wins; taking 1 from pile 1 gives the win away.
+  await page.fill("#start", "2 3 5");
+  await page.check("input[name=side][value=first]");
+  await Promise.all([page.waitForURL(/side=first/), page.click("#play-begin")]);
+  await page.fill("#move", "1 1");
+  await Promise.all([page.waitForURL(/move=1\+1/), page.press("#move", "Enter")]);
+  assert.match(await page.textContent("#position"), /\(2, 2\)/, "the referee answered");
+  await Promise.all([page.waitForURL(/hint=1/), page.click("#play-hint")]);
+  assert.match(await page.textContent("#hint"), /loses/, "a lost position has no winning move");
+  await page.fill("#move", "1 2");
+  await Promise.all([page.waitForURL(/move=1\+2/), page.click("#play-move")]);
+  assert.match(await page.textContent("#result"), /referee won/);
+  const mistake = page.locator("#history tr.first-mistake");
+  assert.equal(await mistake.count(), 1, "the first mistake is highlighted");
+  assert.match(await mistake.textContent(), /1 1[\s\S]*2 2/, "with the winning move there was");
+  await shot("06b-play-value-history");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot("06c-play-on-a-phone");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   step("a teacher logs in and uploads a package");
   await page.goto(`${base}/problems`);
   await page.click("button:has-text('Log out')");
