@@ -13,6 +13,7 @@ use grundy_store::{
     NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring, Session, Store,
     StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
+use grundy_verdict::transcript::{GameRecord, MoveRecord, Mover, Side, Transcript, Value};
 use grundy_verdict::{Shown, TestName, Verdict};
 
 /// A store for one test, and what to drop afterwards.
@@ -172,6 +173,7 @@ fn test_row(position: i64, verdict: &str) -> TestRow {
         memory_kib: 1024,
         message: None,
         shown: None,
+        transcript: None,
     }
 }
 
@@ -359,13 +361,34 @@ async fn a_submission_is_judged_once(store: &Store) {
         SubmissionStatus::Judging
     );
 
-    // The last one failed on a test whose data the student sees: it keeps that data.
+    // The last one failed on a test whose data the student sees: it keeps that data, and, had
+    // the problem been interactive, its games move by move.
     let shown = TestRow {
         message: Some("line 1 is wrong".into()),
         shown: Some(Shown {
             input: "2 4\n2 3\n".into(),
             expected: "First\n".into(),
             output: "Second\n".into(),
+        }),
+        transcript: Some(Transcript {
+            games: vec![GameRecord {
+                start: "(1, 2)".into(),
+                start_value: Value {
+                    win: true,
+                    grundy: Some(3),
+                },
+                side: Some(Side::First),
+                moves: vec![MoveRecord {
+                    by: Mover::Program,
+                    text: "1 1".into(),
+                    after: "(0, 2)".into(),
+                    value: Value {
+                        win: true,
+                        grundy: Some(2),
+                    },
+                }],
+                mistake: Some("game 1, move 1: from (1, 2) you took 1 from pile 1".into()),
+            }],
         }),
         ..test_row(2, "wrong_answer")
     };

@@ -72,7 +72,7 @@ impl<'a> Session<'a> {
 
     /// Who makes the next move.
     pub fn to_move(&self) -> Mover {
-        let first_moves = self.steps.len() % 2 == 0;
+        let first_moves = self.steps.len().is_multiple_of(2);
         match (self.side, first_moves) {
             (Side::First, true) | (Side::Second, false) => Mover::Program,
             _ => Mover::Referee,
