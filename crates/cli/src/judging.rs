@@ -10,8 +10,8 @@ use clap::Args;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::explain::Budget;
 use grundy_judge::{Caches, Event, Group, Judge, Judgement, Languages, Options, Verdict};
-use grundy_problems::{Catalogue, Problem};
 use grundy_problems::play::Side;
+use grundy_problems::{Catalogue, Problem};
 use grundy_sandbox::{
     Limits, RunKind, RunReport, Sandbox, SandboxError, Status, SupervisorCommand,
 };

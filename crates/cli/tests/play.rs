@@ -112,21 +112,33 @@ fn every_misbehaviour_gets_its_verdict_and_nothing_is_left_running() {
     // The losing side is a mistake before any move.
     let judgement = judge("nim-play", "wrong-side.c");
     assert_eq!(judgement["verdict"], "wrong_answer");
-    assert_eq!(place(first_failure(&judgement)["message"].as_str().unwrap()), (1, 0));
+    assert_eq!(
+        place(first_failure(&judgement)["message"].as_str().unwrap()),
+        (1, 0)
+    );
     let judgement = judge("nim-play", "garbage.py");
     assert_eq!(judgement["verdict"], "wrong_answer");
-    assert_eq!(place(first_failure(&judgement)["message"].as_str().unwrap()), (1, 0));
+    assert_eq!(
+        place(first_failure(&judgement)["message"].as_str().unwrap()),
+        (1, 0)
+    );
 
     // An illegal move is named where it was made.
     let judgement = judge("nim-play", "illegal.c");
     assert_eq!(judgement["verdict"], "wrong_answer");
-    assert_eq!(place(first_failure(&judgement)["message"].as_str().unwrap()).0, 1);
+    assert_eq!(
+        place(first_failure(&judgement)["message"].as_str().unwrap()).0,
+        1
+    );
 
     // Waiting, for a move that sits in an unflushed buffer or for nothing, meets the idleness
     // limit, which names the likely cause.
     for program in ["no-flush.c", "never-reads.c"] {
         let judgement = judge("nim-play", program);
-        assert_eq!(judgement["verdict"], "time_limit", "{program}: {judgement:#}");
+        assert_eq!(
+            judgement["verdict"], "time_limit",
+            "{program}: {judgement:#}"
+        );
         let message = first_failure(&judgement)["message"].as_str().unwrap();
         assert!(message.contains("idleness limit"), "{message}");
         assert!(message.contains("flush"), "{message}");
@@ -135,7 +147,10 @@ fn every_misbehaviour_gets_its_verdict_and_nothing_is_left_running() {
     let judgement = judge("nim-play", "early-exit.c");
     assert_eq!(judgement["verdict"], "wrong_answer");
     let message = first_failure(&judgement)["message"].as_str().unwrap();
-    assert!(message.contains("exited before the games were over"), "{message}");
+    assert!(
+        message.contains("exited before the games were over"),
+        "{message}"
+    );
 
     let judgement = judge("nim-play", "after-end.c");
     assert_eq!(judgement["verdict"], "wrong_answer");

@@ -18,6 +18,7 @@ mod sc4;
 mod spc4;
 mod stick_game;
 mod stones;
+mod stones_play;
 mod vika;
 mod wythoff;
 mod wythoff_play;
@@ -71,6 +72,7 @@ const FAMILIES: &[(&str, Constructor)] = &[
     ("wythoff-play", || {
         Arc::new(Played(wythoff_play::WythoffPlay))
     }),
+    ("stones-play", || Arc::new(Played(stones_play::StonesPlay))),
 ];
 
 /// Every family name a problem may use.
