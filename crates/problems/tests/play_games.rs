@@ -385,9 +385,135 @@ fn stones_garbage_and_illegal_takes_are_named() {
     assert!(board.check("2 1\n3 3\n").is_err());
 }
 
+// DAG: the token's vertex on a graph; a vertex wins iff some successor loses, by memoised search.
+
+#[derive(Clone)]
+struct Dag {
+    successors: std::rc::Rc<Vec<Vec<usize>>>,
+    wins: std::rc::Rc<Vec<bool>>,
+    at: usize,
+}
+
+fn dag_wins(successors: &[Vec<usize>]) -> Vec<bool> {
+    fn search(v: usize, successors: &[Vec<usize>], memo: &mut [Option<bool>]) -> bool {
+        if let Some(win) = memo[v] {
+            return win;
+        }
+        let win = successors[v].iter().any(|&w| !search(w, successors, memo));
+        memo[v] = Some(win);
+        win
+    }
+    let mut memo = vec![None; successors.len()];
+    (0..successors.len())
+        .map(|v| search(v, successors, &mut memo))
+        .collect()
+}
+
+fn dag_grundy(successors: &[Vec<usize>], v: usize) -> u64 {
+    mex(successors[v].iter().map(|&w| dag_grundy(successors, w)))
+}
+
+impl Rules for Dag {
+    type State = Dag;
+    fn lines(first: &str) -> usize {
+        1 + numbers(first)[1] as usize
+    }
+    fn read(lines: &[&str]) -> Dag {
+        let head = numbers(lines[0]);
+        let mut successors = vec![Vec::new(); head[0] as usize + 1];
+        for line in &lines[1..] {
+            let edge = numbers(line);
+            successors[edge[0] as usize].push(edge[1] as usize);
+        }
+        Dag {
+            wins: dag_wins(&successors).into(),
+            successors: successors.into(),
+            at: head[2] as usize,
+        }
+    }
+    fn moves(d: &Dag) -> Vec<String> {
+        d.successors[d.at].iter().map(usize::to_string).collect()
+    }
+    fn apply(d: &Dag, mv: &str) -> Dag {
+        Dag {
+            at: mv.parse().unwrap(),
+            ..d.clone()
+        }
+    }
+    fn wins(d: &Dag) -> bool {
+        d.wins[d.at]
+    }
+}
+
+#[test]
+fn dag_perfect_player_wins_every_test() {
+    perfect_player_wins_every_test::<Dag>("dag-play");
+    // The traps reach the limits: paths of both parities, stars of sinks.
+    let inputs: Vec<String> = problem("dag-play").tests().map(|t| t.input).collect();
+    let heads: Vec<Vec<u64>> = inputs
+        .iter()
+        .flat_map(|i| i.lines().filter(|l| l.split(' ').count() == 3).map(numbers))
+        .collect();
+    assert!(heads.iter().any(|h| h[0] == 2000 && h[1] == 1999));
+    assert!(heads.iter().any(|h| h[0] == 1999 && h[1] == 1998));
+}
+
+#[test]
+fn dag_blunders_and_wrong_sides_are_named() {
+    let input = "2\n4 4 1\n1 2\n1 3\n2 4\n3 4\n3 3 1\n1 2\n2 3\n1 3\n";
+    let message = blunder_is_named::<Dag>("dag-play", input, (2, 1), "-1\n");
+    assert_eq!(
+        message,
+        "game 2, move 1: from vertex 1 you moved to vertex 2, leaving vertex 2 with Grundy \
+         value 1 ≠ 0; a winning move was to vertex 3 (`3`)"
+    );
+    let message = wrong_side_is_move_zero::<Dag>("dag-play", input);
+    assert!(message.contains("you chose first, but at vertex 1 with Grundy value 0"));
+    let board = problem("dag-play").play().unwrap().board().unwrap();
+    let position = "4 4 1\n1 2\n1 3\n2 4\n3 4\n";
+    for (mv, why) in [
+        ("4", "there is no edge from 1 to 4"),
+        ("5", "there is no vertex 5 (the vertices are 1 to 4)"),
+        (
+            "2 3",
+            "a move is one integer `v` (the vertex the token moves to)",
+        ),
+    ] {
+        assert_eq!(board.play(position, mv).unwrap_err().to_string(), why);
+    }
+    assert!(board.check("2 2 1\n1 2\n2 1\n").is_err());
+    assert!(board.check_start("2 1 2\n1 2\n").is_err());
+}
+
+#[test]
+fn dag_values_agree_with_brute_force() {
+    // Every graph on five vertices whose edges go from higher to lower labels, from every vertex.
+    let pairs: Vec<(usize, usize)> = (1..=5).flat_map(|u| (1..u).map(move |v| (u, v))).collect();
+    let mut positions = Vec::new();
+    for mask in 0u32..1 << pairs.len() {
+        let edges: Vec<(usize, usize)> = (0..pairs.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| pairs[i])
+            .collect();
+        let mut successors = vec![Vec::new(); 6];
+        for &(u, v) in &edges {
+            successors[u].push(v);
+        }
+        for at in 1..=5 {
+            let mut text = format!("5 {} {at}\n", edges.len());
+            for (u, v) in &edges {
+                text += &format!("{u} {v}\n");
+            }
+            positions.push((text, (successors.clone(), at)));
+        }
+    }
+    let count = board_agrees("dag-play", positions, |(s, at)| dag_grundy(s, *at));
+    assert_eq!(count, 1024 * 5);
+}
+
 #[test]
 fn verify_plays_every_test_perfectly() {
-    for slug in ["stones-play"] {
+    for slug in ["stones-play", "dag-play"] {
         let problem = problem(slug);
         let report = grundy_problems::verify::verify(problem, &mut || {});
         assert!(report.passed(), "{slug}: {:?}", report.failures);

@@ -7,6 +7,7 @@ mod christmas;
 mod coins;
 mod dag_chess;
 mod dag_game;
+mod dag_play;
 mod every_sg;
 mod hackenbush;
 mod multiple;
@@ -73,6 +74,7 @@ const FAMILIES: &[(&str, Constructor)] = &[
         Arc::new(Played(wythoff_play::WythoffPlay))
     }),
     ("stones-play", || Arc::new(Played(stones_play::StonesPlay))),
+    ("dag-play", || Arc::new(Played(dag_play::DagPlay))),
 ];
 
 /// Every family name a problem may use.
