@@ -511,9 +511,159 @@ fn dag_values_agree_with_brute_force() {
     assert_eq!(count, 1024 * 5);
 }
 
+// Chomp: the lengths of the rows, top first; the Grundy value by memoised search over them.
+
+fn chomp_grundy(rows: &[u8]) -> u64 {
+    thread_local! {
+        static MEMO: std::cell::RefCell<HashMap<Vec<u8>, u64>> = Default::default();
+    }
+    if let Some(g) = MEMO.with(|m| m.borrow().get(rows).copied()) {
+        return g;
+    }
+    let g = mex(chomp_moves(rows)
+        .iter()
+        .map(|&(x, y)| chomp_grundy(&chomp_eat(rows, x, y))));
+    MEMO.with(|m| m.borrow_mut().insert(rows.to_vec(), g));
+    g
+}
+
+/// Present pieces but the poison, 1-based.
+fn chomp_moves(rows: &[u8]) -> Vec<(u8, u8)> {
+    let mut moves = Vec::new();
+    for (i, &len) in rows.iter().enumerate() {
+        for j in 1..=len {
+            if (i, j) != (0, 1) {
+                moves.push((i as u8 + 1, j));
+            }
+        }
+    }
+    moves
+}
+
+fn chomp_eat(rows: &[u8], x: u8, y: u8) -> Vec<u8> {
+    let mut after: Vec<u8> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| {
+            if i + 1 >= x as usize {
+                len.min(y - 1)
+            } else {
+                len
+            }
+        })
+        .collect();
+    while after.last() == Some(&0) {
+        after.pop();
+    }
+    after
+}
+
+#[derive(Clone)]
+struct Chomp(Vec<u8>);
+
+impl Rules for Chomp {
+    type State = Chomp;
+    fn lines(first: &str) -> usize {
+        1 + numbers(first)[0] as usize
+    }
+    fn read(lines: &[&str]) -> Chomp {
+        let rows = lines[1..].iter().map(|l| l.matches('o').count() as u8);
+        Chomp(chomp_eat(&rows.collect::<Vec<_>>(), 9, 9))
+    }
+    fn moves(c: &Chomp) -> Vec<String> {
+        chomp_moves(&c.0)
+            .iter()
+            .map(|(x, y)| format!("{x} {y}"))
+            .collect()
+    }
+    fn apply(c: &Chomp, mv: &str) -> Chomp {
+        let xy = numbers(mv);
+        Chomp(chomp_eat(&c.0, xy[0] as u8, xy[1] as u8))
+    }
+    fn wins(c: &Chomp) -> bool {
+        chomp_grundy(&c.0) != 0
+    }
+}
+
+fn chomp_text(height: usize, width: u8, rows: &[u8]) -> String {
+    let mut text = format!("{height} {width}\n");
+    for i in 0..height {
+        let len = rows.get(i).copied().unwrap_or(0);
+        text.extend((0..width).map(|j| if j < len { 'o' } else { '.' }));
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn chomp_perfect_player_wins_every_test() {
+    perfect_player_wins_every_test::<Chomp>("chomp-play");
+    let inputs: String = problem("chomp-play").tests().map(|t| t.input).collect();
+    for trap in [
+        chomp_text(8, 8, &[8; 8]),
+        chomp_text(5, 5, &[5; 5]),
+        chomp_text(1, 8, &[8]),
+        chomp_text(2, 8, &[8, 7]),
+    ] {
+        assert!(inputs.contains(&trap), "{trap}");
+    }
+}
+
+#[test]
+fn chomp_blunders_and_wrong_sides_are_named() {
+    let input = "2\n2 3\nooo\nooo\n3 3\nooo\no..\no..\n";
+    let message = blunder_is_named::<Chomp>("chomp-play", input, (1, 1), "-1 -1\n");
+    assert_eq!(
+        message,
+        "game 1, move 1: from rows (3, 3) you ate (1, 2), leaving rows (1, 1) with Grundy value \
+         1 ≠ 0; a winning move was to eat (2, 3) (`2 3`)"
+    );
+    let full = format!("1\n{}", chomp_text(8, 8, &[8; 8]));
+    blunder_is_named::<Chomp>("chomp-play", &full, (1, 2), "-1 -1\n");
+    let message = wrong_side_is_move_zero::<Chomp>("chomp-play", input);
+    assert!(message.contains("you chose second, but at rows (3, 3) with Grundy value "));
+    let board = problem("chomp-play").play().unwrap().board().unwrap();
+    let position = "3 3\nooo\noo.\n...\n";
+    for (mv, why) in [
+        ("1 1", "(1, 1) is the poisoned piece, which no move eats"),
+        ("2 3", "the piece (2, 3) is already eaten"),
+        ("4 1", "(4, 1) is off the bar (rows 1 to 3, columns 1 to 3)"),
+        (
+            "2",
+            "a move is two integers `x y` (eat the piece in row x, column y)",
+        ),
+    ] {
+        assert_eq!(board.play(position, mv).unwrap_err().to_string(), why);
+    }
+    for bad in ["2 2\n.o\noo\n", "2 2\no.\noo\n", "2 2\noo\no\n", "1 1\no\n"] {
+        assert!(board.check_start(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn chomp_values_agree_with_brute_force() {
+    // Every staircase within 5 × 5, written in a 5 × 5 bar.
+    let mut all = vec![Vec::new()];
+    for _ in 0..5 {
+        all = all
+            .into_iter()
+            .flat_map(|rows: Vec<u8>| {
+                let cap = rows.last().copied().unwrap_or(5);
+                (0..=cap).map(move |len| [rows.clone(), vec![len]].concat())
+            })
+            .collect();
+    }
+    let positions = all
+        .into_iter()
+        .filter(|rows| rows[0] > 0)
+        .map(|rows| (chomp_text(5, 5, &rows), chomp_eat(&rows, 9, 9)));
+    let count = board_agrees("chomp-play", positions, |rows| chomp_grundy(rows));
+    assert_eq!(count, 251);
+}
+
 #[test]
 fn verify_plays_every_test_perfectly() {
-    for slug in ["stones-play", "dag-play"] {
+    for slug in ["stones-play", "dag-play", "chomp-play"] {
         let problem = problem(slug);
         let report = grundy_problems::verify::verify(problem, &mut || {});
         assert!(report.passed(), "{slug}: {:?}", report.failures);

@@ -3,6 +3,7 @@
 mod bash;
 mod bipartite;
 mod chomp;
+mod chomp_play;
 mod christmas;
 mod coins;
 mod dag_chess;
@@ -75,6 +76,7 @@ const FAMILIES: &[(&str, Constructor)] = &[
     }),
     ("stones-play", || Arc::new(Played(stones_play::StonesPlay))),
     ("dag-play", || Arc::new(Played(dag_play::DagPlay))),
+    ("chomp-play", || Arc::new(Played(chomp_play::ChompPlay))),
 ];
 
 /// Every family name a problem may use.
