@@ -1,4 +1,5 @@
-//! The referee's move at the largest limits (targets: ≤ 10 µs median for Nim and Wythoff): from
+//! The referee's move at the largest limits (targets: ≤ 10 µs median for Nim and Wythoff, ≤ 1 ms
+//! for Chomp 8 × 8): from
 //! a lost start the referee moves as soon as the program takes the second side; from a won start
 //! it checks the program's winning move against the exact value and answers it.
 
@@ -57,6 +58,13 @@ fn referee(c: &mut Criterion) {
         .text
         .clone();
 
+    // The full 8 × 8 bar (won) and the position its first winning move leaves (lost).
+    let chomp_won = format!("1\n8 8\n{}", "oooooooo\n".repeat(8));
+    let board = play("chomp-play").board().expect("a board");
+    let chomp_move = &board.winning_moves(&chomp_won[2..]).expect("a position")[0];
+    let chomp_winning = chomp_move.text.clone();
+    let chomp_lost = format!("1\n{}", chomp_move.after);
+
     let mut group = c.benchmark_group("referee move");
     for (name, slug, input, lines) in [
         (
@@ -82,6 +90,18 @@ fn referee(c: &mut Criterion) {
             "wythoff-play",
             &wythoff_won,
             vec!["first", wythoff_winning.as_str()],
+        ),
+        (
+            "chomp 8x8, referee moves first",
+            "chomp-play",
+            &chomp_lost,
+            vec!["second"],
+        ),
+        (
+            "chomp 8x8, program move checked and answered",
+            "chomp-play",
+            &chomp_won,
+            vec!["first", chomp_winning.as_str()],
         ),
     ] {
         let play = play(slug);

@@ -3,10 +3,12 @@
 mod bash;
 mod bipartite;
 mod chomp;
+mod chomp_play;
 mod christmas;
 mod coins;
 mod dag_chess;
 mod dag_game;
+mod dag_play;
 mod every_sg;
 mod hackenbush;
 mod multiple;
@@ -19,6 +21,7 @@ mod sc4;
 mod spc4;
 mod stick_game;
 mod stones;
+mod stones_play;
 mod vika;
 mod wythoff;
 mod wythoff_play;
@@ -72,6 +75,9 @@ const FAMILIES: &[(&str, Constructor)] = &[
     ("wythoff-play", || {
         Arc::new(Played(wythoff_play::WythoffPlay))
     }),
+    ("stones-play", || Arc::new(Played(stones_play::StonesPlay))),
+    ("dag-play", || Arc::new(Played(dag_play::DagPlay))),
+    ("chomp-play", || Arc::new(Played(chomp_play::ChompPlay))),
 ];
 
 /// Every family name a problem may use.
