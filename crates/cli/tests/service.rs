@@ -121,6 +121,35 @@ async fn serve_and_submit_on_sqlite() {
         "{out}"
     );
 
+    // An interactive problem through a worker: its referee plays the program. The sample's games
+    // come back move by move; a hidden test names the game and move of the mistake, not the
+    // position.
+    let (accepted, out) = submit(&url, &admin, "nim-play", "../play/nim-play/blunder.c");
+    assert!(!accepted, "{out}");
+    assert!(out.contains("wrong_answer"), "{out}");
+    let (status, doc) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/submissions/3"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let tests = doc["tests"].as_array().unwrap();
+    let sample = &tests[0];
+    assert_eq!(sample["group"], "samples", "{doc}");
+    assert_eq!(sample["verdict"], "wrong_answer", "{doc}");
+    let games = sample["transcript"]["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{sample}");
+    assert!(games[1]["mistake"].as_str().unwrap().contains("from ("), "{sample}");
+    let hidden = tests
+        .iter()
+        .find(|t| t["group"] != "samples" && t["verdict"] == "wrong_answer")
+        .unwrap();
+    assert!(hidden.get("transcript").is_none(), "{hidden}");
+    let message = hidden["message"].as_str().unwrap();
+    assert!(message.starts_with("game ") && !message.contains('('), "{message}");
+
     let (status, doc) = call(
         reqwest::Method::GET,
         &format!("{url}/api/v1/submissions/1"),

@@ -232,3 +232,16 @@ fn the_largest_built_in_export_fits_the_default_cap() {
     assert!(unpacked > 59 << 20, "still the largest: {unpacked} bytes");
     assert_eq!(back.test_count(), largest.test_count());
 }
+
+#[test]
+fn an_interactive_problem_is_refused_for_export_with_its_reason() {
+    let catalogue = Catalogue::builtin().unwrap();
+    let nim_play = catalogue.get("nim-play").unwrap();
+    match write_zip(nim_play) {
+        Err(PackageError::NotExportable { slug, reason }) => {
+            assert_eq!(slug, "nim-play");
+            assert!(reason.contains("interactive"), "{reason}");
+        }
+        other => panic!("exported an interactive problem: {:?}", other.map(|z| z.len())),
+    }
+}

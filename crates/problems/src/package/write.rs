@@ -38,6 +38,15 @@ struct ProblemYamlOut<'a> {
 /// [`read_zip`]: super::read_zip
 pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
     let spec = &problem.spec;
+    if problem.is_interactive() {
+        return Err(PackageError::NotExportable {
+            slug: spec.slug.clone(),
+            reason: "it is interactive: its referee is Rust code inside the judge that plays \
+                     against the program, and a package would need it as an interactor program, \
+                     which Grundy does not write; its games can be played and judged only here"
+                .into(),
+        });
+    }
     if spec.checker.kind == CheckerKind::Reference {
         return Err(PackageError::NotExportable {
             slug: spec.slug.clone(),
