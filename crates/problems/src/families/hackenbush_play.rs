@@ -380,9 +380,7 @@ impl Game for HackenbushPlay {
                 games.push(self.shuffled(rng, size, star));
             }
             let half = (n - 1) / 2;
-            let twin = (1..=2 * half)
-                .map(|v| (if v <= 2 { 0 } else { v - 2 }, v))
-                .collect();
+            let twin = (1..=2 * half).map(|v| (v.saturating_sub(2), v)).collect();
             games.push(self.shuffled(rng, 2 * half + 1, twin));
         }
         while games.len() < p.games as usize {
