@@ -661,9 +661,184 @@ fn chomp_values_agree_with_brute_force() {
     assert_eq!(count, 251);
 }
 
+// Hackenbush: the standing edges of a tree rooted at vertex 1; a vertex is worth the xor of its
+// children's values plus one (the colon principle), and small positions are searched whole.
+
+#[derive(Clone)]
+struct Hackenbush {
+    n: usize,
+    edges: std::rc::Rc<Vec<(usize, usize)>>,
+    standing: Vec<bool>,
+}
+
+impl Hackenbush {
+    /// The standing edges still joined to the root, and the root's value.
+    fn settle(&mut self) -> u64 {
+        let mut adjacency = vec![Vec::new(); self.n + 1];
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if self.standing[e] {
+                adjacency[a].push((e, b));
+                adjacency[b].push((e, a));
+            }
+        }
+        let mut kept = vec![false; self.edges.len()];
+        // Depth first, children after parents; values summed up in reverse.
+        let mut order = Vec::new();
+        let mut stack = vec![(1usize, usize::MAX)];
+        while let Some((v, via)) = stack.pop() {
+            order.push((v, via));
+            for &(e, w) in &adjacency[v] {
+                if e != via && !kept[e] {
+                    kept[e] = true;
+                    stack.push((w, e));
+                }
+            }
+        }
+        self.standing = kept;
+        let mut value = vec![0u64; self.n + 1];
+        for &(v, via) in order.iter().rev() {
+            if via != usize::MAX {
+                let (a, b) = self.edges[via];
+                let parent = if a == v { b } else { a };
+                value[parent] ^= value[v] + 1;
+            }
+        }
+        value[1]
+    }
+
+    /// The value by searching every position reachable, for at most a dozen edges.
+    fn searched(&self) -> u64 {
+        fn search(h: &Hackenbush, memo: &mut HashMap<Vec<bool>, u64>) -> u64 {
+            if let Some(&g) = memo.get(&h.standing) {
+                return g;
+            }
+            let options = (0..h.edges.len()).filter(|&e| h.standing[e]).map(|e| {
+                let mut next = h.clone();
+                next.standing[e] = false;
+                next.settle();
+                search(&next, memo)
+            });
+            let g = mex(options.collect::<Vec<_>>());
+            memo.insert(h.standing.clone(), g);
+            g
+        }
+        search(self, &mut HashMap::new())
+    }
+}
+
+impl Rules for Hackenbush {
+    type State = Hackenbush;
+    fn lines(first: &str) -> usize {
+        first.parse::<usize>().unwrap()
+    }
+    fn read(lines: &[&str]) -> Hackenbush {
+        let edges: Vec<(usize, usize)> = lines[1..]
+            .iter()
+            .map(|l| {
+                let uv = numbers(l);
+                (uv[0] as usize, uv[1] as usize)
+            })
+            .collect();
+        Hackenbush {
+            n: lines[0].parse().unwrap(),
+            standing: vec![true; edges.len()],
+            edges: edges.into(),
+        }
+    }
+    fn moves(h: &Hackenbush) -> Vec<String> {
+        (0..h.edges.len())
+            .filter(|&e| h.standing[e])
+            .map(|e| (e + 1).to_string())
+            .collect()
+    }
+    fn apply(h: &Hackenbush, mv: &str) -> Hackenbush {
+        let mut next = h.clone();
+        next.standing[mv.parse::<usize>().unwrap() - 1] = false;
+        next.settle();
+        next
+    }
+    fn wins(h: &Hackenbush) -> bool {
+        h.clone().settle() != 0
+    }
+}
+
+#[test]
+fn hackenbush_perfect_player_wins_every_test() {
+    perfect_player_wins_every_test::<Hackenbush>("hackenbush-play");
+}
+
+#[test]
+fn hackenbush_blunders_and_wrong_sides_are_named() {
+    let input = "2\n4\n1 2\n1 3\n3 4\n5\n1 2\n2 3\n1 4\n4 5\n";
+    let message = blunder_is_named::<Hackenbush>("hackenbush-play", input, (1, 1), "-1\n");
+    assert_eq!(
+        message,
+        "game 1, move 1: from the tree of edges 1–3 you cut edge 1, leaving the tree of edges \
+         2, 3 with Grundy value 2 ≠ 0; a winning move was to cut edge 3 (`3`)"
+    );
+    blunder_is_named::<Hackenbush>("hackenbush-play", input, (2, 1), "-1\n");
+    let message = wrong_side_is_move_zero::<Hackenbush>("hackenbush-play", input);
+    assert!(message.contains("you chose second, but at the tree of edges 1–3 with Grundy value 3"));
+    let board = problem("hackenbush-play").play().unwrap().board().unwrap();
+    let position = "4\n1 2\n0 0\n3 1\n";
+    assert_eq!(board.words(position).unwrap(), "the tree of edges 1, 3");
+    for (mv, why) in [
+        ("2", "edge 2 has already fallen"),
+        ("4", "there is no edge 4 (the edges are 1 to 3)"),
+        (
+            "1 2",
+            "a move is one integer `e` (the number of the edge to cut)",
+        ),
+    ] {
+        assert_eq!(board.play(position, mv).unwrap_err().to_string(), why);
+    }
+    let cut = board.play("4\n1 2\n2 3\n3 4\n", "2").unwrap();
+    assert_eq!(cut.after, "4\n1 2\n0 0\n0 0\n");
+    for bad in [
+        "3\n1 2\n2 1\n",
+        "4\n1 2\n0 0\n3 4\n",
+        "3\n1 2\n0 0\n",
+        "1\n",
+    ] {
+        assert!(board.check_start(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn hackenbush_values_agree_with_brute_force() {
+    // Every tree on up to seven vertices as a random-free list: vertex v hangs from any earlier
+    // vertex, with the edges written both ways round by turns.
+    let mut positions = Vec::new();
+    for n in 2..=7usize {
+        let count: usize = (1..n).product();
+        for code in 0..count {
+            let mut rest = code;
+            let edges: Vec<(usize, usize)> = (2..=n)
+                .map(|v| {
+                    let parent = rest % (v - 1) + 1;
+                    rest /= v - 1;
+                    if v % 2 == 0 { (parent, v) } else { (v, parent) }
+                })
+                .collect();
+            let mut text = format!("{n}\n");
+            for (a, b) in &edges {
+                text += &format!("{a} {b}\n");
+            }
+            let tree = Hackenbush {
+                n,
+                standing: vec![true; edges.len()],
+                edges: edges.into(),
+            };
+            positions.push((text, tree));
+        }
+    }
+    let count = board_agrees("hackenbush-play", positions, Hackenbush::searched);
+    assert_eq!(count, 1 + 2 + 6 + 24 + 120 + 720);
+}
+
 #[test]
 fn verify_plays_every_test_perfectly() {
-    for slug in ["stones-play", "dag-play", "chomp-play"] {
+    for slug in ["stones-play", "dag-play", "chomp-play", "hackenbush-play"] {
         let problem = problem(slug);
         let report = grundy_problems::verify::verify(problem, &mut || {});
         assert!(report.passed(), "{slug}: {:?}", report.failures);

@@ -130,7 +130,7 @@ impl DagPlay {
         let n = rng.random_range(2..=p.max_n);
         let m = rng.random_range(1..=p.max_m.min(n * (n - 1) / 2));
         // Deep graphs (edges reach a few vertices ahead) for some themes, flat ones for others.
-        let reach = if theme % 2 == 0 { 3 } else { n };
+        let reach = if theme.is_multiple_of(2) { 3 } else { n };
         let mut edges = random_forward_edges(rng, n, m, reach);
         let dag = Dag::new(n, edges.clone());
         let movable: Vec<u32> = (0..n).filter(|&v| dag.height[v as usize] > 0).collect();

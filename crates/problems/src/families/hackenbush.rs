@@ -87,7 +87,7 @@ fn read_edge(line: &Line<'_>, n: u32) -> Result<(u32, u32), ValidationError> {
 
 /// A random tree of `n` vertices: each vertex hangs from one of the vertices before it (the one
 /// just before for a path, the root for a star), with labels not yet shuffled.
-fn random_tree(rng: &mut TestRng, n: u32, shape: usize) -> Vec<(u32, u32)> {
+pub(super) fn random_tree(rng: &mut TestRng, n: u32, shape: usize) -> Vec<(u32, u32)> {
     (1..n)
         .map(|v| {
             let parent = match shape % 4 {
@@ -103,7 +103,11 @@ fn random_tree(rng: &mut TestRng, n: u32, shape: usize) -> Vec<(u32, u32)> {
 
 /// Hangs a path of as many edges as the tree is worth from the root, which makes it worth 0
 /// (the second player wins), if that fits within `max_n` vertices.
-fn make_losing(n: u32, mut edges: Vec<(u32, u32)>, max_n: u32) -> (u32, Vec<(u32, u32)>) {
+pub(super) fn make_losing(
+    n: u32,
+    mut edges: Vec<(u32, u32)>,
+    max_n: u32,
+) -> (u32, Vec<(u32, u32)>) {
     let value = hackenbush::tree_value(n as usize, &edges);
     if u64::from(n) + value > u64::from(max_n) {
         return (n, edges);

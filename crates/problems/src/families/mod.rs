@@ -11,6 +11,7 @@ mod dag_game;
 mod dag_play;
 mod every_sg;
 mod hackenbush;
+mod hackenbush_play;
 mod multiple;
 mod nim;
 mod nim_play;
@@ -78,6 +79,9 @@ const FAMILIES: &[(&str, Constructor)] = &[
     ("stones-play", || Arc::new(Played(stones_play::StonesPlay))),
     ("dag-play", || Arc::new(Played(dag_play::DagPlay))),
     ("chomp-play", || Arc::new(Played(chomp_play::ChompPlay))),
+    ("hackenbush-play", || {
+        Arc::new(Played(hackenbush_play::HackenbushPlay))
+    }),
 ];
 
 /// Every family name a problem may use.

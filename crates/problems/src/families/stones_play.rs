@@ -227,7 +227,13 @@ impl Game for StonesPlay {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
         within("max_k", p.max_k.into(), 1, MAX_K.into())?;
         within("max_s", p.max_s.into(), 2, MAX_S.into())?;
-        within("max_n", p.max_n.into(), p.max_s.into(), MAX_N.into())
+        // Above s_k, so that Bash's game has a lost pile to start from.
+        within(
+            "max_n",
+            p.max_n.into(),
+            u64::from(p.max_s) + 1,
+            MAX_N.into(),
+        )
     }
 
     fn fits(&self, games: &[Pile], p: &Params) -> Result<(), String> {
