@@ -141,14 +141,20 @@ async fn serve_and_submit_on_sqlite() {
     assert_eq!(sample["verdict"], "wrong_answer", "{doc}");
     let games = sample["transcript"]["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "{sample}");
-    assert!(games[1]["mistake"].as_str().unwrap().contains("from ("), "{sample}");
+    assert!(
+        games[1]["mistake"].as_str().unwrap().contains("from ("),
+        "{sample}"
+    );
     let hidden = tests
         .iter()
         .find(|t| t["group"] != "samples" && t["verdict"] == "wrong_answer")
         .unwrap();
     assert!(hidden.get("transcript").is_none(), "{hidden}");
     let message = hidden["message"].as_str().unwrap();
-    assert!(message.starts_with("game ") && !message.contains('('), "{message}");
+    assert!(
+        message.starts_with("game ") && !message.contains('('),
+        "{message}"
+    );
 
     let (status, doc) = call(
         reqwest::Method::GET,

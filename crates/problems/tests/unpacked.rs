@@ -242,6 +242,9 @@ fn an_interactive_problem_is_refused_for_export_with_its_reason() {
             assert_eq!(slug, "nim-play");
             assert!(reason.contains("interactive"), "{reason}");
         }
-        other => panic!("exported an interactive problem: {:?}", other.map(|z| z.len())),
+        other => panic!(
+            "exported an interactive problem: {:?}",
+            other.map(|z| z.len())
+        ),
     }
 }

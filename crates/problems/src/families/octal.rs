@@ -16,6 +16,7 @@ use rand::RngExt;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 const MAX_GAMES: u32 = 1000;
 const MAX_HEAPS: u32 = 10;
@@ -24,6 +25,8 @@ const MAX_PROVEN_HEAP: u64 = 1_000_000_000_000_000_000;
 /// How far the values are computed when `[game]` gives no `upto`, and the bounds on `upto`: the
 /// computation runs whenever the problem is loaded, and the smallest subtasks need 1000 heaps.
 pub const DEFAULT_UPTO: usize = 10_000;
+/// How long [`problem_files`] may compute a code's values: it answers a teacher's request.
+pub const REQUEST_BUDGET: Duration = Duration::from_secs(5);
 pub const UPTO: std::ops::RangeInclusive<usize> = 1000..=100_000;
 /// The heap bounds of the first two subtasks: brute force, then the quadratic recurrence.
 const SMALL_HEAP: u64 = 20;
@@ -44,6 +47,15 @@ pub enum OctalError {
     Slug(String),
     #[error("a title must not be empty")]
     Title,
+    #[error(
+        "computing the values up to {upto} took more than {seconds} s (they reached {reached}); \
+         ask for a smaller range (`upto`)"
+    )]
+    Budget {
+        reached: u64,
+        upto: usize,
+        seconds: u64,
+    },
 }
 
 /// The `[game]` table of an octal problem.
@@ -96,6 +108,13 @@ impl Octal {
 
     /// Computes the values of `code` up to `upto` and proves what it can.
     pub fn new(code: &str, upto: usize) -> Result<Octal, OctalError> {
+        Octal::within(code, upto, None)
+    }
+
+    /// As [`Octal::new`], giving up after `budget`: a request must not compute for minutes (a
+    /// code that splits heaps and shows no period costs time quadratic in `upto`).
+    pub fn within(code: &str, upto: usize, budget: Option<Duration>) -> Result<Octal, OctalError> {
+        let started = Instant::now();
         let code: OctalCode = code.parse()?;
         if code.reach() == 0 {
             return Err(OctalError::NoMoves(code.to_string()));
@@ -103,7 +122,20 @@ impl Octal {
         if !UPTO.contains(&upto) {
             return Err(OctalError::Upto(upto));
         }
-        let analysis = Analysis::run(&code, upto, |_| ControlFlow::Continue(()));
+        let analysis = Analysis::run(&code, upto, |_| match budget {
+            Some(budget) if started.elapsed() > budget => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        });
+        if let Some(budget) = budget
+            && (analysis.computed_to() as usize) < upto
+            && analysis.periodicity.is_none()
+        {
+            return Err(OctalError::Budget {
+                reached: analysis.computed_to(),
+                upto,
+                seconds: budget.as_secs(),
+            });
+        }
         let max_heap = match analysis.periodicity {
             Some(_) => MAX_PROVEN_HEAP,
             None => analysis.computed_to(),
@@ -336,7 +368,11 @@ pub fn problem_files(request: &OctalRequest) -> Result<BTreeMap<String, String>,
     if request.title.values().any(|t| t.trim().is_empty()) || !request.title.contains_key("en") {
         return Err(OctalError::Title);
     }
-    let family = Octal::new(&request.code, request.upto.unwrap_or(DEFAULT_UPTO))?;
+    let family = Octal::within(
+        &request.code,
+        request.upto.unwrap_or(DEFAULT_UPTO),
+        Some(REQUEST_BUDGET),
+    )?;
     let mut game = toml::Table::new();
     game.insert("code".into(), family.code().to_string().into());
     if let Some(upto) = request.upto {

@@ -146,15 +146,18 @@ pub(super) async fn create_variant(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct OctalBody {
+    /// 2 to 48 lower-case letters, digits and hyphens, starting with a letter or digit.
+    #[schema(pattern = "^[a-z0-9][a-z0-9-]{1,47}$")]
     pub slug: String,
-    /// Titles by language: `en` is required, `vi` optional.
-    pub title: BTreeMap<String, String>,
-    /// `0.d1d2…`: digit k says whether removing k counters may leave no heap (1), one heap
-    /// (2), two heaps (4), summed. Kayles is `0.77`.
+    pub title: VariantTitle,
+    /// `0.d1d2…`, at most 32 digits, not all 0: digit k says whether removing k counters may
+    /// leave no heap (1), one heap (2), two heaps (4), summed. Kayles is `0.77`.
+    #[schema(pattern = "^0\\.[0-7]*[1-7][0-7]*$", max_length = 34)]
     pub code: String,
-    /// How far to compute the values when no period is proven (1000 to 100 000; 10 000 when
-    /// absent); the heaps of the problem stay within it.
+    /// How far to compute the values when no period is proven (10 000 when absent); the heaps
+    /// of the problem stay within it. Values that take more than 5 s to compute are refused.
     #[serde(default, deserialize_with = "whole::option_u64")]
+    #[schema(minimum = 1000, maximum = 100000)]
     pub upto: Option<u64>,
 }
 
@@ -174,9 +177,13 @@ pub(super) async fn create_game(
     body: Result<JsonObject<OctalBody>, ApiError>,
 ) -> Result<(StatusCode, Json<ProblemSummary>), ApiError> {
     let JsonObject(body) = body?;
+    let mut title = BTreeMap::from([("en".to_owned(), body.title.en)]);
+    if let Some(vi) = body.title.vi {
+        title.insert("vi".to_owned(), vi);
+    }
     let request = OctalRequest {
         slug: body.slug,
-        title: body.title,
+        title,
         code: body.code,
         upto: body.upto.map(|u| usize::try_from(u).unwrap_or(usize::MAX)),
         seed: rand::random(),
