@@ -334,9 +334,10 @@ async fn serve_and_submit_on_sqlite() {
         None,
     )
     .await;
+    // Two Stones programs and the Nim player: the refused requests stored nothing.
     assert_eq!(
         mine["submissions"].as_array().unwrap().len(),
-        2,
+        3,
         "the refused requests stored nothing"
     );
 }
