@@ -340,6 +340,12 @@ impl Problem {
         self.solver().and_then(|s| s.play())
     }
 
+    /// The game for a person to play against the reference, where the problem has one that
+    /// fits on a page.
+    pub fn board(&self) -> Option<&dyn crate::play::Board> {
+        self.solver().and_then(|s| s.board())
+    }
+
     pub fn is_interactive(&self) -> bool {
         self.play().is_some()
     }

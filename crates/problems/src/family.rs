@@ -4,7 +4,7 @@
 
 use crate::check::CheckOutcome;
 use crate::explain::Explainer;
-use crate::play::Play;
+use crate::play::{Board, Play};
 use crate::seed::TestRng;
 use crate::strict::ValidationError;
 use serde::de::DeserializeOwned;
@@ -66,6 +66,12 @@ pub trait Family: Send + Sync + 'static {
     fn play(&self) -> Option<&dyn Play> {
         None
     }
+    /// The game position by position, for a person to play against the reference: an
+    /// interactive problem's own game, or for a catalogue problem the same game on positions
+    /// that fit on a page.
+    fn board(&self) -> Option<&dyn Board> {
+        self.play().and_then(Play::board)
+    }
 }
 
 /// Subtask parameters after checking, type-erased.
@@ -96,6 +102,8 @@ pub trait Solver: Send + Sync {
     fn explainer(&self) -> Option<&dyn Explainer>;
     /// See [`Family::play`].
     fn play(&self) -> Option<&dyn Play>;
+    /// See [`Family::board`].
+    fn board(&self) -> Option<&dyn Board>;
 }
 
 /// What [`Solver::examine`] found about one input.
@@ -158,6 +166,10 @@ where
 
     fn play(&self) -> Option<&dyn Play> {
         Family::play(self)
+    }
+
+    fn board(&self) -> Option<&dyn Board> {
+        Family::board(self)
     }
 
     fn check_text(&self, input: &str, output: &str) -> CheckOutcome {

@@ -2,7 +2,9 @@
 
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
+use super::stones_play::StonesPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, subtraction};
@@ -160,6 +162,11 @@ impl Family for Bash {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// Bash's game is the subtraction game of {1, …, m}: on a page, any set of at most 10 sizes.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(StonesPlay))
     }
 }
 

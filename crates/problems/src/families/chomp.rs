@@ -5,7 +5,9 @@
 use super::{at_most, lines, push_line, within};
 use crate::check::{CheckOutcome, Mismatch};
 use crate::explain::{Certificate, Explain, Misconception};
+use super::chomp_play::ChompPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{self, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{Outcome, chomp};
@@ -321,6 +323,11 @@ impl Family for Chomp {
             )));
         }
         Some(CheckOutcome::Accepted)
+    }
+
+    /// Chomp on a page: bars up to 8 × 8, as in the interactive problem.
+    fn board(&self) -> Option<&dyn play::Board> {
+        Some(&Played(ChompPlay))
     }
 }
 

@@ -3,7 +3,7 @@
 //! `x y` (eat piece (x, y) and every piece below and to the right of it). Stop line `-1 -1`.
 
 use super::within;
-use crate::play::{Game, Value};
+use crate::play::{Game, Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::chomp::BarRules;
@@ -184,13 +184,9 @@ impl ChompPlay {
     }
 }
 
-impl Game for ChompPlay {
+impl Rules for ChompPlay {
     type Position = Bar;
     type Move = Piece;
-    type Params = Params;
-
-    const STOP: &'static str = "-1 -1";
-    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn read_position(&self, reader: &mut StrictReader<'_>) -> Result<Bar, ValidationError> {
         let (height, width): (u8, u8) = reader.pair(("r", 1..=MAX_SIDE), ("c", 1..=MAX_SIDE))?;
@@ -339,6 +335,35 @@ impl Game for ChompPlay {
         *biggest.choose(rng).expect("one move eats most")
     }
 
+    fn random_start(&self, rng: &mut TestRng) -> Bar {
+        let params = Params {
+            games: 1,
+            max_rows: 5,
+            max_cols: 6,
+        };
+        let theme = rng.random_range(0..5);
+        self.theme(&params, theme, rng)
+    }
+
+    fn notation(&self) -> Notation {
+        Notation {
+            position: Words {
+                en: "`r c`, then the r rows of the bar, `o` for a piece and `.` for one eaten: `2 3`, `ooo`, `oo.`.",
+                vi: "`r c`, rồi r hàng của thanh sô-cô-la, `o` là miếng còn, `.` là miếng đã ăn: `2 3`, `ooo`, `oo.`.",
+            },
+            moves: Words {
+                en: "`x y` eats the piece in row x, column y and every piece below and to the right of it: `1 2`. No move eats the poisoned piece `1 1`: whoever cannot move loses.",
+                vi: "`x y` ăn miếng ở hàng x, cột y cùng mọi miếng ở phía dưới và bên phải nó: `1 2`. Không nước nào được ăn miếng độc `1 1`: ai hết nước đi thì thua.",
+            },
+        }
+    }
+}
+
+impl Game for ChompPlay {
+    type Params = Params;
+    const STOP: &'static str = "-1 -1";
+    const MAX_GAMES: u32 = MAX_GAMES;
+
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
         within("max_rows", p.max_rows.into(), 2, MAX_SIDE.into())?;
@@ -377,16 +402,6 @@ impl Game for ChompPlay {
         }
         games.truncate(p.games as usize);
         games
-    }
-
-    fn random_start(&self, rng: &mut TestRng) -> Bar {
-        let params = Params {
-            games: 1,
-            max_rows: 5,
-            max_cols: 6,
-        };
-        let theme = rng.random_range(0..5);
-        self.theme(&params, theme, rng)
     }
 
     fn small_positions(&self) -> Vec<Bar> {

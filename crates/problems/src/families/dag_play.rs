@@ -3,7 +3,7 @@
 //! along an edge to vertex v). Stop line `-1`.
 
 use super::{edge_on_a_cycle, random_forward_edges, read_edges, small_dags, within};
-use crate::play::{Game, Value};
+use crate::play::{Game, Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::graph::{self, Graph};
@@ -151,13 +151,9 @@ impl DagPlay {
     }
 }
 
-impl Game for DagPlay {
+impl Rules for DagPlay {
     type Position = Token;
     type Move = u32;
-    type Params = Params;
-
-    const STOP: &'static str = "-1";
-    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn read_position(&self, reader: &mut StrictReader<'_>) -> Result<Token, ValidationError> {
         let line = reader.line("a game \"n m s\"")?;
@@ -285,6 +281,35 @@ impl Game for DagPlay {
         *lowest.choose(rng).expect("one successor is lowest")
     }
 
+    fn random_start(&self, rng: &mut TestRng) -> Token {
+        let params = Params {
+            games: 1,
+            max_n: 8,
+            max_m: 14,
+        };
+        let theme = rng.random_range(0..6);
+        self.theme(&params, theme, rng)
+    }
+
+    fn notation(&self) -> Notation {
+        Notation {
+            position: Words {
+                en: "`n m s` (vertices, edges, the token's vertex), then the m edges `u v`, one per line: `3 2 1`, `1 2`, `2 3`.",
+                vi: "`n m s` (số đỉnh, số cạnh, đỉnh có quân), rồi m cạnh `u v`, mỗi cạnh một dòng: `3 2 1`, `1 2`, `2 3`.",
+            },
+            moves: Words {
+                en: "`v` moves the token along an edge to vertex v: `2`.",
+                vi: "`v` đi quân theo một cạnh tới đỉnh v: `2`.",
+            },
+        }
+    }
+}
+
+impl Game for DagPlay {
+    type Params = Params;
+    const STOP: &'static str = "-1";
+    const MAX_GAMES: u32 = MAX_GAMES;
+
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
         within("max_n", p.max_n.into(), 4, MAX_N.into())?;
@@ -331,16 +356,6 @@ impl Game for DagPlay {
         }
         games.truncate(p.games as usize);
         games
-    }
-
-    fn random_start(&self, rng: &mut TestRng) -> Token {
-        let params = Params {
-            games: 1,
-            max_n: 8,
-            max_m: 14,
-        };
-        let theme = rng.random_range(0..6);
-        self.theme(&params, theme, rng)
     }
 
     fn small_positions(&self) -> Vec<Token> {

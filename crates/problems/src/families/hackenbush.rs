@@ -3,7 +3,9 @@
 
 use super::{at_most, lines, push_line, shuffle_rooted, within};
 use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
+use super::hackenbush_play::HackenbushPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{Line, StrictReader, ValidationError};
 use grundy_games::hackenbush;
@@ -281,6 +283,11 @@ impl Family for Hackenbush {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// Green Hackenbush on one rooted tree; several trees are one tree with their roots joined.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(HackenbushPlay))
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::hackenbush::{make_losing, random_tree};
 use super::{shuffle_rooted, within};
-use crate::play::{Game, Value};
+use crate::play::{Game, Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::hackenbush;
@@ -167,13 +167,9 @@ impl HackenbushPlay {
     }
 }
 
-impl Game for HackenbushPlay {
+impl Rules for HackenbushPlay {
     type Position = Tree;
     type Move = usize;
-    type Params = Params;
-
-    const STOP: &'static str = "-1";
-    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn read_position(&self, reader: &mut StrictReader<'_>) -> Result<Tree, ValidationError> {
         let n: u32 = reader.single("n", 1..=MAX_N)?;
@@ -322,6 +318,7 @@ impl Game for HackenbushPlay {
         moves.truncate(HINTS);
         moves
     }
+
     fn referee_move(&self, tree: &Tree, played: usize, rng: &mut TestRng) -> usize {
         if let Some(&e) = every_winning_move(tree).choose(rng) {
             return e;
@@ -353,6 +350,31 @@ impl Game for HackenbushPlay {
             .collect();
         *heaviest.choose(rng).expect("one branch is heaviest")
     }
+
+    fn random_start(&self, rng: &mut TestRng) -> Tree {
+        let params = Params { games: 1, max_n: 9 };
+        let theme = rng.random_range(0..6);
+        self.theme(&params, theme, rng)
+    }
+
+    fn notation(&self) -> Notation {
+        Notation {
+            position: Words {
+                en: "`n`, then the n − 1 edges `u v`, one per line, rooted at vertex 1: `3`, `1 2`, `2 3` is a stalk of two edges.",
+                vi: "`n`, rồi n − 1 cạnh `u v`, mỗi cạnh một dòng, gốc là đỉnh 1: `3`, `1 2`, `2 3` là một cành hai cạnh.",
+            },
+            moves: Words {
+                en: "`e` cuts edge e (edges are numbered from 1 in the order given); whatever is no longer joined to the root falls: `2`.",
+                vi: "`e` cắt cạnh e (cạnh đánh số từ 1 theo thứ tự cho); phần không còn nối với gốc sẽ rơi: `2`.",
+            },
+        }
+    }
+}
+
+impl Game for HackenbushPlay {
+    type Params = Params;
+    const STOP: &'static str = "-1";
+    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
@@ -389,12 +411,6 @@ impl Game for HackenbushPlay {
         }
         games.truncate(p.games as usize);
         games
-    }
-
-    fn random_start(&self, rng: &mut TestRng) -> Tree {
-        let params = Params { games: 1, max_n: 9 };
-        let theme = rng.random_range(0..6);
-        self.theme(&params, theme, rng)
     }
 
     fn small_positions(&self) -> Vec<Tree> {

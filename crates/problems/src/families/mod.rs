@@ -16,6 +16,7 @@ mod multiple;
 mod nim;
 mod nim_play;
 pub mod octal;
+mod octal_play;
 mod parigame;
 mod piles;
 mod sc4;

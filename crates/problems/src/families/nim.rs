@@ -2,7 +2,9 @@
 
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
+use super::nim_play::NimPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, nim};
@@ -185,6 +187,11 @@ impl Family for Nim {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// Nim on a page: the interactive problem's game, piles up to 10⁹.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(NimPlay))
     }
 }
 

@@ -2,7 +2,7 @@
 //! takes a side, then each player in turn writes `i k` (take k from pile i). Stop line `-1`.
 
 use super::within;
-use crate::play::{Game, Value};
+use crate::play::{Game, Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, nim};
@@ -82,13 +82,9 @@ impl NimPlay {
     }
 }
 
-impl Game for NimPlay {
+impl Rules for NimPlay {
     type Position = Vec<u64>;
     type Move = Take;
-    type Params = Params;
-
-    const STOP: &'static str = "-1";
-    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn read_position(&self, reader: &mut StrictReader<'_>) -> Result<Vec<u64>, ValidationError> {
         let line = reader.line("a game \"n a_1 … a_n\"")?;
@@ -212,6 +208,35 @@ impl Game for NimPlay {
         Take { pile, count }
     }
 
+    fn random_start(&self, rng: &mut TestRng) -> Vec<u64> {
+        let params = Params {
+            games: 1,
+            max_piles: 4,
+            max_pile: 12,
+        };
+        let theme = rng.random_range(0..6);
+        self.theme(&params, theme, rng)
+    }
+
+    fn notation(&self) -> Notation {
+        Notation {
+            position: Words {
+                en: "The number of piles, then each pile: `3 3 5 6` is three piles of 3, 5 and 6.",
+                vi: "Số đống, rồi số viên của từng đống: `3 3 5 6` là ba đống 3, 5 và 6 viên.",
+            },
+            moves: Words {
+                en: "`i k` takes k from pile i (piles are numbered from 1): `2 3` takes 3 from the second pile.",
+                vi: "`i k` bốc k viên ở đống thứ i (đánh số từ 1): `2 3` bốc 3 viên ở đống thứ hai.",
+            },
+        }
+    }
+}
+
+impl Game for NimPlay {
+    type Params = Params;
+    const STOP: &'static str = "-1";
+    const MAX_GAMES: u32 = MAX_GAMES;
+
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
         within("max_piles", p.max_piles.into(), 1, MAX_PILES.into())?;
@@ -251,16 +276,6 @@ impl Game for NimPlay {
         }
         games.truncate(p.games as usize);
         games
-    }
-
-    fn random_start(&self, rng: &mut TestRng) -> Vec<u64> {
-        let params = Params {
-            games: 1,
-            max_piles: 4,
-            max_pile: 12,
-        };
-        let theme = rng.random_range(0..6);
-        self.theme(&params, theme, rng)
     }
 
     fn small_positions(&self) -> Vec<Vec<u64>> {

@@ -5,8 +5,10 @@
 //! proves a period, otherwise up to the computed range, which the statement then states. The
 //! statements are generated from the code, so a teacher needs to give nothing but the code.
 
+use super::octal_play::Heaps;
 use super::{at_most, lines, push_line, within};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::spec::{CheckerKind, CheckerSpec, Difficulty, ProblemSpec, SubtaskSpec};
 use crate::strict::{StrictReader, ValidationError};
@@ -71,6 +73,8 @@ pub struct Octal {
     max_heap: u64,
     /// Every heap in `1..=computed_to`, grouped by value and ascending.
     by_value: Vec<Vec<u64>>,
+    /// The game on small heaps, for people.
+    board: Played<Heaps>,
 }
 
 impl std::fmt::Debug for Octal {
@@ -148,6 +152,7 @@ impl Octal {
             by_value[value as usize].push(heap as u64);
         }
         Ok(Octal {
+            board: Played(Heaps::new(code, analysis.values())),
             analysis,
             max_heap,
             by_value,
@@ -344,6 +349,10 @@ impl Family for Octal {
             }
         }
         vec![Input { games }]
+    }
+
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&self.board)
     }
 }
 

@@ -2,7 +2,9 @@
 
 use super::{at_most, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
+use super::stones_play::StonesPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, subtraction};
@@ -189,6 +191,11 @@ impl Family for Stones {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// A subtraction game on a page: sets of at most 10 sizes up to 100, piles up to 5000.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(StonesPlay))
     }
 }
 

@@ -3,7 +3,7 @@
 //! t ∈ S stones from the pile). Stop line `-1`.
 
 use super::within;
-use crate::play::{Game, Value};
+use crate::play::{Game, Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, subtraction};
@@ -114,13 +114,9 @@ impl StonesPlay {
     }
 }
 
-impl Game for StonesPlay {
+impl Rules for StonesPlay {
     type Position = Pile;
     type Move = u32;
-    type Params = Params;
-
-    const STOP: &'static str = "-1";
-    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn read_position(&self, reader: &mut StrictReader<'_>) -> Result<Pile, ValidationError> {
         let (k, n): (u32, u32) = reader.pair(("k", 1..=MAX_K), ("n", 0..=MAX_N))?;
@@ -223,6 +219,36 @@ impl Game for StonesPlay {
         }
     }
 
+    fn random_start(&self, rng: &mut TestRng) -> Pile {
+        let params = Params {
+            games: 1,
+            max_k: 3,
+            max_s: 6,
+            max_n: 30,
+        };
+        let theme = rng.random_range(0..5);
+        self.theme(&params, theme, rng)
+    }
+
+    fn notation(&self) -> Notation {
+        Notation {
+            position: Words {
+                en: "`k n` (the size of the set and the pile), then the set on the next line: `2 10` and `1 3` is a pile of 10 from which 1 or 3 may be taken.",
+                vi: "`k n` (số phần tử của tập và số viên của đống), rồi tập ở dòng sau: `2 10` và `1 3` là đống 10 viên, mỗi lượt bốc 1 hoặc 3 viên.",
+            },
+            moves: Words {
+                en: "`t` takes t stones, t in the set: `3`.",
+                vi: "`t` bốc t viên, t thuộc tập: `3`.",
+            },
+        }
+    }
+}
+
+impl Game for StonesPlay {
+    type Params = Params;
+    const STOP: &'static str = "-1";
+    const MAX_GAMES: u32 = MAX_GAMES;
+
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
         within("max_k", p.max_k.into(), 1, MAX_K.into())?;
@@ -273,17 +299,6 @@ impl Game for StonesPlay {
         }
         games.truncate(p.games as usize);
         games
-    }
-
-    fn random_start(&self, rng: &mut TestRng) -> Pile {
-        let params = Params {
-            games: 1,
-            max_k: 3,
-            max_s: 6,
-            max_n: 30,
-        };
-        let theme = rng.random_range(0..5);
-        self.theme(&params, theme, rng)
     }
 
     fn small_positions(&self) -> Vec<Pile> {

@@ -3,7 +3,9 @@
 
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
+use super::wythoff_play::WythoffPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, wythoff};
@@ -274,6 +276,11 @@ impl Family for Wythoff {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// Wythoff's game on a page: the interactive problem's game.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(WythoffPlay))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::within;
 use super::wythoff::{index_of_larger, index_of_smaller, largest_k};
-use crate::play::{Game, Value};
+use crate::play::{Game, Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, wythoff};
@@ -94,13 +94,9 @@ impl WythoffPlay {
     }
 }
 
-impl Game for WythoffPlay {
+impl Rules for WythoffPlay {
     type Position = (u64, u64);
     type Move = Take;
-    type Params = Params;
-
-    const STOP: &'static str = "-1 -1";
-    const MAX_GAMES: u32 = MAX_GAMES;
 
     fn read_position(&self, reader: &mut StrictReader<'_>) -> Result<(u64, u64), ValidationError> {
         reader.pair(("a", 0..=MAX_VALUE), ("b", 0..=MAX_VALUE))
@@ -273,6 +269,34 @@ impl Game for WythoffPlay {
         }
     }
 
+    fn random_start(&self, rng: &mut TestRng) -> (u64, u64) {
+        let params = Params {
+            games: 1,
+            max_value: 20,
+        };
+        let theme = rng.random_range(0..6);
+        self.theme(&params, theme, rng)
+    }
+
+    fn notation(&self) -> Notation {
+        Notation {
+            position: Words {
+                en: "The two piles: `3 5`.",
+                vi: "Hai đống: `3 5`.",
+            },
+            moves: Words {
+                en: "`x y` takes x from the first pile and y from the second, with x = 0, y = 0 or x = y: `2 2` takes 2 from each.",
+                vi: "`x y` bốc x viên ở đống thứ nhất và y viên ở đống thứ hai, với x = 0, y = 0 hoặc x = y: `2 2` bốc mỗi đống 2 viên.",
+            },
+        }
+    }
+}
+
+impl Game for WythoffPlay {
+    type Params = Params;
+    const STOP: &'static str = "-1 -1";
+    const MAX_GAMES: u32 = MAX_GAMES;
+
     fn check_params(&self, p: &Params) -> Result<(), String> {
         within("games", p.games.into(), 1, MAX_GAMES.into())?;
         within("max_value", p.max_value, 10, MAX_VALUE)
@@ -305,15 +329,6 @@ impl Game for WythoffPlay {
         }
         games.truncate(p.games as usize);
         games
-    }
-
-    fn random_start(&self, rng: &mut TestRng) -> (u64, u64) {
-        let params = Params {
-            games: 1,
-            max_value: 20,
-        };
-        let theme = rng.random_range(0..6);
-        self.theme(&params, theme, rng)
     }
 
     fn small_positions(&self) -> Vec<(u64, u64)> {

@@ -1,27 +1,23 @@
 //! The typed side of a played game: one trait a game implements once, and the generic wrapper
 //! [`Played`] that turns it into a catalogue family, a referee and a board for people.
 
-use super::{Board, BoardError, BoardMove, Value};
+use super::{Board, BoardError, BoardMove, Notation, Value};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
-/// The rules, values, protocol and tests of one game played against the reference.
+/// The rules and values of one game, position by position: what a person needs to play it on a
+/// page or in a terminal ([`Played`] is then a [`Board`]).
 ///
-/// Positions are read and written in the protocol's game format (the lines the referee writes to
-/// start a game). The reader accepts every position within the limits, including the ones met in
-/// the middle of a game; [`Game::start_rule`] adds what only a start position must satisfy.
-pub trait Game: Clone + Debug + Send + Sync + 'static {
+/// Positions are read and written in the game's text format (for an interactive problem, the
+/// lines the referee writes to start a game). The reader accepts every position within the
+/// limits, including the ones met in the middle of a game; [`Rules::start_rule`] adds what only a
+/// start position must satisfy.
+pub trait Rules: Clone + Debug + Send + Sync + 'static {
     type Position: Clone + Debug + PartialEq + Send + Sync + 'static;
     type Move: Clone + Debug + PartialEq + Send + 'static;
-    type Params: DeserializeOwned + Debug + Send + Sync;
-
-    /// The protocol's stop line, without its line break.
-    const STOP: &'static str;
-    /// The most games a test may hold.
-    const MAX_GAMES: u32;
 
     /// One game in the protocol's format, from the reader's next line(s).
     fn read_position(
@@ -72,6 +68,21 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         played: usize,
         rng: &mut TestRng,
     ) -> Self::Move;
+    /// A start position for a person who asks for one.
+    fn random_start(&self, rng: &mut TestRng) -> Self::Position;
+    /// How positions and moves are written, for a person who types them.
+    fn notation(&self) -> Notation;
+}
+
+/// A game played against the reference as an interactive problem: its [`Rules`], the protocol's
+/// stop line, and the tests.
+pub trait Game: Rules {
+    type Params: DeserializeOwned + Debug + Send + Sync;
+
+    /// The protocol's stop line, without its line break.
+    const STOP: &'static str;
+    /// The most games a test may hold.
+    const MAX_GAMES: u32;
 
     fn check_params(&self, params: &Self::Params) -> Result<(), String>;
     /// The subtask's extra constraints on one test.
@@ -83,19 +94,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         index: usize,
         rng: &mut TestRng,
     ) -> Vec<Self::Position>;
-    /// A start position for a person who asks for one.
-    fn random_start(&self, rng: &mut TestRng) -> Self::Position;
     /// Every small start position, for exhaustive agreement with the brute force.
     fn small_positions(&self) -> Vec<Self::Position>;
     /// The value by brute force over the literal rules, or `None` when the position is too large.
     fn brute_value(&self, position: &Self::Position) -> Option<Value>;
 }
 
-/// A [`Game`] as a family of the catalogue, a [`Play`](super::Play) and a [`Board`].
+/// A [`Game`] as a family of the catalogue and a [`Play`](super::Play); any [`Rules`] as a
+/// [`Board`].
 #[derive(Debug)]
 pub struct Played<G>(pub G);
 
-impl<G: Game> Played<G> {
+impl<G: Rules> Played<G> {
     pub fn game(&self) -> &G {
         &self.0
     }
@@ -128,7 +138,7 @@ impl<G: Game> Played<G> {
     }
 }
 
-impl<G: Game> Board for Played<G> {
+impl<G: Rules> Board for Played<G> {
     fn random_start(&self, seed: u64) -> String {
         use rand::SeedableRng;
         self.text(&self.0.random_start(&mut TestRng::seed_from_u64(seed)))
@@ -188,6 +198,10 @@ impl<G: Game> Board for Played<G> {
 
     fn is_over(&self, position: &str) -> Result<bool, BoardError> {
         Ok(self.0.is_over(&self.position(position)?))
+    }
+
+    fn notation(&self) -> Notation {
+        self.0.notation()
     }
 }
 

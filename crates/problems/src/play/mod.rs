@@ -15,7 +15,7 @@ mod perfect;
 mod referee;
 mod session;
 
-pub use game::{Game, Played};
+pub use game::{Game, Played, Rules};
 pub use perfect::{MOVE_BUDGET, play_perfectly};
 pub use session::{Session, Step};
 
@@ -103,4 +103,21 @@ pub trait Board: Send + Sync {
     fn words(&self, position: &str) -> Result<String, BoardError>;
     /// Whether the player to move has no move left, and so has lost.
     fn is_over(&self, position: &str) -> Result<bool, BoardError>;
+    /// How a person types positions and moves.
+    fn notation(&self) -> Notation;
+}
+
+/// How a game's positions and moves are typed, for people: each in English and Vietnamese, with
+/// an example in backquotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Notation {
+    pub position: Words,
+    pub moves: Words,
+}
+
+/// One text in the languages of the statements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Words {
+    pub en: &'static str,
+    pub vi: &'static str,
 }
