@@ -22,7 +22,8 @@ pub enum SideArg {
 pub struct PlayArgs {
     /// An interactive problem (`nim-play`, `wythoff-play`, …).
     pub problem: String,
-    /// The start as the problem's protocol writes a game (`"3 1 2 3"`); random when absent.
+    /// The start as the game writes a position (`"3 1 2 3"` for Nim; the notation is printed
+    /// as the game starts); random when absent.
     #[arg(long)]
     pub start: Option<String>,
     /// Your side: `first` moves first.
@@ -38,9 +39,10 @@ pub struct PlayArgs {
 pub fn play(args: PlayArgs) -> Result<ExitCode> {
     let catalogue = crate::setup::load_catalogue(args.problems_dir.as_deref())?;
     let problem = named_problem(&catalogue, &args.problem)?;
-    let Some(board) = problem.play().and_then(|p| p.board()) else {
+    let Some(board) = problem.board() else {
         bail!(
-            "{} has no game to play (the interactive problems have one)",
+            "{} has no game to play (the interactive problems and the catalogue's games whose \
+             positions fit on a screen have one)",
             args.problem
         );
     };
@@ -54,14 +56,15 @@ pub fn play(args: PlayArgs) -> Result<ExitCode> {
     let mut out = out.lock();
     writeln!(
         out,
-        "{}: the game starts from {}; you play {}. Type a move as the statement writes it, \
-         `hint` for the winning moves, `quit` to stop.",
+        "{}: the game starts from {}; you play {}. Moves: {} Type `hint` for the winning \
+         moves, `quit` to stop.",
         problem.title("en"),
         game.start_words,
         match side {
             Side::First => "first",
             Side::Second => "second",
-        }
+        },
+        board.notation().moves.en
     )?;
     let mut lines = std::io::stdin().lock().lines();
     loop {

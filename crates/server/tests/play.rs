@@ -174,7 +174,7 @@ async fn bad_games_are_refused_with_a_reason_and_nothing_else() {
     let (status, _) = server
         .call(
             Method::POST,
-            "/api/v1/problems/nim/play",
+            "/api/v1/problems/parigame/play",
             "",
             Some(json!({"side": "first"})),
         )
@@ -237,10 +237,88 @@ async fn the_play_page_works_as_plain_forms() {
     assert!(statement.contains("href=\"/play/nim-play\""));
     let response = server
         .client
-        .get(format!("{}/play/nim", server.url))
+        .get(format!("{}/play/parigame", server.url))
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    server.stop().await;
+}
+
+/// Kayles' values begin 0, 1, 2, 3, 1 (heaps 0 to 4), worked out by hand from its rules: knock
+/// down one pin or two neighbours.
+const KAYLES: [u64; 5] = [0, 1, 2, 3, 1];
+
+#[tokio::test]
+async fn catalogue_games_are_played_on_their_own_page_with_their_notation() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), RequestLimits::default()).await;
+    // Kayles is a catalogue problem (no protocol of its own): its game is played all the same.
+    let (status, problems) = server.call(Method::GET, "/api/v1/problems", "", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let playable = |slug: &str| {
+        problems["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["slug"] == slug)
+            .unwrap_or_else(|| panic!("{slug} is listed"))["playable"]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(playable("kayles") && playable("nim") && playable("wythoff"));
+    assert!(!playable("parigame"));
+
+    // (3, 4) is worth 3 ⊕ 1 = 2: knocking one pin off the end of the 4 leaves (3, 3), worth 0.
+    assert_eq!(KAYLES[3] ^ KAYLES[4], 2);
+    let (status, game) = server
+        .call(
+            Method::POST,
+            "/api/v1/problems/kayles/play",
+            "",
+            Some(json!({"start": "2 3 4", "side": "first", "move": "2 1", "hint": false})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["start_value"]["grundy"], 2);
+    assert_eq!(game["moves"][0]["move"]["after_words"], "(3, 3)");
+    assert_eq!(game["moves"][0]["mistake"], false);
+    assert_eq!(game["moves"][1]["by"], "referee");
+    // A split the rules do not allow is refused with the rule.
+    let (status, error) = server
+        .call(
+            Method::POST,
+            "/api/v1/problems/dawsons-kayles/play",
+            "",
+            Some(json!({"start": "1 5", "side": "first", "move": "1 1"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("0.07"),
+        "{error}"
+    );
+
+    // The page says how to type positions and moves, and the problem page links to it.
+    let page = server
+        .client
+        .get(format!("{}/play/kayles", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("id=\"notation\""), "{html}");
+    assert!(html.contains("<code>i t a</code>"), "{html}");
+    let statement = server
+        .client
+        .get(format!("{}/problems/kayles", server.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(statement.contains("href=\"/play/kayles\""));
     server.stop().await;
 }

@@ -177,7 +177,7 @@ impl ProblemSummary {
             origin: entry.origin.into(),
             published: entry.published,
             interactive: p.is_interactive(),
-            playable: p.play().and_then(|play| play.board()).is_some(),
+            playable: p.board().is_some(),
         }
     }
 }

@@ -49,11 +49,12 @@ pub struct Game {
     pub hint: Option<Vec<BoardMove>>,
 }
 
-/// The problems a person can play: those whose reference offers a board.
+/// The problems a person can play: the interactive ones, and the catalogue's games whose
+/// positions fit on a page.
 pub fn playable(domain: &Domain, slug: &str) -> bool {
     problems::find(domain, slug)
         .ok()
-        .is_some_and(|entry| entry.problem.play().and_then(|p| p.board()).is_some())
+        .is_some_and(|entry| entry.problem.board().is_some())
 }
 
 /// Replays the game of `turn` on `slug` (a problem `viewer` may see), plays the person's move,
@@ -62,8 +63,7 @@ pub async fn turn(domain: &Domain, viewer: Option<&User>, slug: &str, turn: Turn
     let entry = problems::visible(domain, viewer, slug).await?;
     let board = entry
         .problem
-        .play()
-        .and_then(|p| p.board())
+        .board()
         .ok_or_else(|| Error::NotFound(format!("a game to play in problem {slug:?}")))?;
     if turn.moves.len() > MAX_MOVES {
         return Err(Error::Invalid(format!(

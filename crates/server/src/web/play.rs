@@ -37,8 +37,28 @@ pub(super) struct PlayPage {
     title: String,
     /// A suggested start for the form (random), and the error of the last request.
     suggestion: String,
+    /// How positions and moves are typed, with their examples as code.
+    positions: Vec<Segment>,
+    moves: Vec<Segment>,
     error: Option<String>,
     game: Option<GameLines>,
+}
+
+/// A piece of a notation's text: the examples between backquotes are code.
+struct Segment {
+    code: bool,
+    text: String,
+}
+
+fn segments(text: &str) -> Vec<Segment> {
+    text.split('`')
+        .enumerate()
+        .filter(|(_, part)| !part.is_empty())
+        .map(|(i, part)| Segment {
+            code: i % 2 == 1,
+            text: part.to_owned(),
+        })
+        .collect()
 }
 
 /// A game as the page shows it.
@@ -145,15 +165,17 @@ pub(super) async fn play_page(
     let title = entry.problem.title("en").to_owned();
     let board = entry
         .problem
-        .play()
-        .and_then(|p| p.board())
+        .board()
         .expect("playable problems have a board");
     let suggestion = board.random_start(rand::random());
+    let notation = board.notation();
     let mut page = PlayPage {
         frame: Frame::new(user.clone(), format!("Play: {title}")),
         slug: slug.clone(),
         title,
         suggestion,
+        positions: segments(notation.position.en),
+        moves: segments(notation.moves.en),
         error: None,
         game: None,
     };

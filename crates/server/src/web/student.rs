@@ -240,7 +240,7 @@ fn problem_page_for(
         source,
         error,
         answer_mode: p.is_family_backed(),
-        playable: p.play().and_then(|play| play.board()).is_some(),
+        playable: p.board().is_some(),
         assignment: None,
     }
 }
