@@ -460,12 +460,20 @@ impl Engine {
             Choice::Cheapest => match best_space(&self.values, domain) {
                 None => Mode::Exhaustive,
                 Some((space, sparse)) => {
-                    // Splits marked per heap until the next choice. Exhaustive: 3n/8 on average
+                    // Splits marked per heap until the next choice. Exhaustive: 3n/4 on average
                     // (heaps n..2n have n/2..n splits) for each split removal. Sparse: the
-                    // sparse heaps and the block's chunks for each split removal, and the scan
-                    // lane by lane as much as last time.
-                    let exhaustive = splits * 3 * n / 8;
-                    let sparse = splits * (sparse + PREFIX_CHUNKS * CHUNK) + self.scanned_per_heap;
+                    // sparse heaps and the block's chunks (all the splits, early on) for each
+                    // split removal, and the scan lane by lane: as much as last time, and at
+                    // least a scan of every split for each new sparse heap, which come as often
+                    // as they did among the last n/2 heaps.
+                    let per_split = 3 * n / 4;
+                    let exhaustive = splits * per_split;
+                    let chunks = (PREFIX_CHUNKS * CHUNK).min(per_split);
+                    let recent = (n / 2..n)
+                        .filter(|&a| space.is_sparse(a, self.values[a]))
+                        .count();
+                    let scans = self.scanned_per_heap.max(exhaustive * recent / (n / 2));
+                    let sparse = splits * (sparse + chunks) + scans;
                     if sparse < exhaustive {
                         Mode::Sparse(space)
                     } else {
