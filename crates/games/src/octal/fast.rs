@@ -15,16 +15,17 @@
 //!   the definition, with a smaller constant.
 //! - *Sparse space* (Winning Ways, ch. 4, "Sparse Space Spells Speed"): under a mask, the
 //!   *parity* of a value is the parity of its bits under the mask. A heap is *sparse* when its
-//!   value has parity 0 — or, for codes whose splits all remove counts of one parity (the
-//!   "domain" sparse space of Flammenkamp's tables: 0.104, 0.205, 0.324 and others), when its
-//!   value's parity is that of the heap, or of the heap plus one. The parity of `G(a) ^ G(b)` is the sum of the parities,
-//!   so the splits of `rest` with exactly one sparse part all give values of one parity, π, and
-//!   the other splits all give the other parity. With a good mask few heaps are sparse: pairing
-//!   each of them with the heap that completes the split finds every option of parity π, so the
-//!   first unmarked value of parity π is exact. The values of the other parity below it are
-//!   options that the many other splits give over and over; they are looked for among those
-//!   splits in an order that finds them fast, and the scan stops as soon as all are found (only
-//!   when one is really missing does it run through every split).
+//!   value has parity 0 — or, in the "domain" variant of Flammenkamp's notes (for codes whose
+//!   splits all remove counts of one parity; 0.104, 0.205 and 0.324 have such a space and no
+//!   other), when its value's parity is that of the heap, or of the heap plus one. The parity of
+//!   `G(a) ^ G(b)` is the sum of the parities, so the splits of `rest` with exactly one sparse
+//!   part all give values of one parity, π, and the other splits all give the other parity. With
+//!   a good mask few heaps are sparse: pairing each of them with the heap that completes the
+//!   split finds every option of parity π, so the first unmarked value of parity π is exact. The
+//!   values of the other parity below it are options that the many other splits give over and
+//!   over; they are looked for among those splits in an order that finds them fast, and the scan
+//!   stops as soon as all are found (only when one is really missing does it run through every
+//!   split).
 //!
 //! Both modes give exactly the values of the definition whatever the mask; the mask only decides
 //! how fast.
