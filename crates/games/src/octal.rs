@@ -12,6 +12,8 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
+mod fast;
+
 /// The most digits a code may have: a longer code is not a game anyone plays by hand, and every
 /// heap's options grow with it.
 pub const MAX_DIGITS: usize = 32;
@@ -196,15 +198,12 @@ impl Marks {
         self.now += 1;
     }
 
-    /// Marks `v`; true when it was not marked yet.
-    fn mark(&mut self, v: u32) -> bool {
+    fn mark(&mut self, v: u32) {
         let v = v as usize;
         if v >= self.stamps.len() {
             self.stamps.resize((v + 1).next_power_of_two(), 0);
         }
-        let fresh = self.stamps[v] != self.now;
         self.stamps[v] = self.now;
-        fresh
     }
 
     fn is_marked(&self, v: u32) -> bool {
@@ -223,20 +222,35 @@ const REPORT_EVERY: usize = 1 << 12;
 
 /// `G(0..=upto)` by the definition: every option of every heap. Quadratic when the code splits.
 pub fn naive_values(code: &OctalCode, upto: usize) -> Vec<u32> {
-    let mut values = vec![0u32; upto + 1];
+    let mut values = vec![0];
+    extend_naive(code, &mut values, upto, |_| ControlFlow::Continue(()));
+    values
+}
+
+/// Extends `values` (`G(0..len)`) to `G(0..=upto)` by the definition; `progress` as in
+/// [`fast_values`].
+fn extend_naive(
+    code: &OctalCode,
+    values: &mut Vec<u32>,
+    upto: usize,
+    mut progress: impl FnMut(usize) -> ControlFlow<()>,
+) -> Ending {
     let mut marks = Marks::default();
-    for n in 1..=upto {
+    for n in values.len()..=upto {
+        if n.is_multiple_of(REPORT_EVERY) && progress(n).is_break() {
+            return Ending::Stopped;
+        }
         marks.clear();
-        mark_simple(code, &values, n, &mut marks);
+        mark_simple(code, values, n, &mut marks);
         for k in split_removals(code, n) {
             let rest = n - k;
             for a in 1..=rest / 2 {
                 marks.mark(values[a] ^ values[rest - a]);
             }
         }
-        values[n] = marks.mex();
+        values.push(marks.mex());
     }
-    values
+    Ending::Complete
 }
 
 /// Marks the options that leave no heap or one heap.
@@ -259,34 +273,6 @@ fn split_removals(code: &OctalCode, n: usize) -> impl Iterator<Item = usize> + '
         .map(|(k, _)| k)
 }
 
-fn is_rare(value: u32, mask: u32) -> bool {
-    (value & mask).count_ones().is_multiple_of(2)
-}
-
-/// The mask under which the fewest of `values[1..]` are rare (the sparse space of the sequence so
-/// far), or 0 when no mask makes fewer than half of them rare.
-fn sparse_mask(values: &[u32]) -> u32 {
-    let top = values.iter().copied().max().unwrap_or(0);
-    let bits = (32 - top.leading_zeros()).min(16);
-    let mut histogram = vec![0usize; 1 << bits];
-    for &v in &values[1..] {
-        histogram[(v & ((1 << bits) - 1)) as usize] += 1;
-    }
-    let (mut best, mut fewest) = (0, values.len() / 2);
-    for mask in 1u32..1 << bits {
-        let rare: usize = histogram
-            .iter()
-            .enumerate()
-            .filter(|&(v, _)| is_rare(v as u32, mask))
-            .map(|(_, &count)| count)
-            .sum();
-        if rare < fewest {
-            (best, fewest) = (mask, rare);
-        }
-    }
-    best
-}
-
 /// Why a computation ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -299,102 +285,23 @@ pub enum Ending {
 /// `G(0..=upto)`, the same values as [`naive_values`], far faster:
 ///
 /// - Once the periodicity theorem proves a period, the rest follows from it.
-/// - Sparse space: under a suitable mask most values are *common* (odd parity under the mask)
-///   and few are *rare*. The XOR of two values is common only when exactly one of them is rare,
-///   so the common options of a heap come from the few rare heaps alone. The rare values below
-///   the smallest missing common one are usually all reached within the first few splits; the
-///   full scan of splits is needed only when one is not, which is when a rare value is born.
+/// - Heaps are computed sixteen at a time, and the splits whose parts lie below those sixteen
+///   heaps are marked for all of them in one pass over the values.
+/// - Sparse space: under a suitable mask most values are *common* and the heaps with a *rare*
+///   value are few; the common options of a heap come from the splits with a rare part alone,
+///   and the rare options below the smallest missing common one are found among the first few
+///   splits nearly always.
+///
+/// See the `fast` module for the details and the choice between the methods.
 ///
 /// `progress` hears the number of values known so far every few thousand heaps and may stop the
 /// computation; the values computed until then are returned.
 pub fn fast_values(
     code: &OctalCode,
     upto: usize,
-    mut progress: impl FnMut(usize) -> ControlFlow<()>,
+    progress: impl FnMut(usize) -> ControlFlow<()>,
 ) -> (Vec<u32>, Ending) {
-    let mut values = Vec::with_capacity(upto + 1);
-    values.push(0);
-    let mut marks = Marks::default();
-    let mut mask = 0u32;
-    let mut rare_heaps: Vec<usize> = Vec::new();
-    let mut checkpoint = 64;
-    for n in 1..=upto {
-        if n % REPORT_EVERY == 0 && progress(n).is_break() {
-            return (values, Ending::Stopped);
-        }
-        if n == checkpoint {
-            checkpoint *= 2;
-            if let Some(found) = find_period(code, &values) {
-                for m in n..=upto {
-                    values.push(values[found.reduce(m as u64) as usize]);
-                }
-                return (values, Ending::Complete);
-            }
-            if code.splits() {
-                mask = sparse_mask(&values);
-                rare_heaps = (1..n).filter(|&a| is_rare(values[a], mask)).collect();
-            }
-        }
-        marks.clear();
-        mark_simple(code, &values, n, &mut marks);
-        let value = if mask == 0 {
-            for k in split_removals(code, n) {
-                let rest = n - k;
-                for a in 1..=rest / 2 {
-                    marks.mark(values[a] ^ values[rest - a]);
-                }
-            }
-            marks.mex()
-        } else {
-            sparse_value(code, &values, n, mask, &rare_heaps, &mut marks)
-        };
-        values.push(value);
-        if mask != 0 && is_rare(value, mask) {
-            rare_heaps.push(n);
-        }
-    }
-    (values, Ending::Complete)
-}
-
-/// `G(n)` by the sparse-space argument (see [`fast_values`]); `rare_heaps` lists the heaps
-/// below `n` whose value is rare under `mask`.
-fn sparse_value(
-    code: &OctalCode,
-    values: &[u32],
-    n: usize,
-    mask: u32,
-    rare_heaps: &[usize],
-    marks: &mut Marks,
-) -> u32 {
-    // Every split with a rare side, so every common option.
-    for k in split_removals(code, n) {
-        let rest = n - k;
-        for &a in rare_heaps.iter().take_while(|&&a| a < rest) {
-            marks.mark(values[a] ^ values[rest - a]);
-        }
-    }
-    let common = (0..)
-        .find(|&v| !is_rare(v, mask) && !marks.is_marked(v))
-        .expect("finitely many marks");
-    let mut missing = (0..common)
-        .filter(|&v| is_rare(v, mask) && !marks.is_marked(v))
-        .count();
-    // The splits of two common heaps give only rare values: look for the missing ones until
-    // all are found.
-    'scan: for k in split_removals(code, n) {
-        let rest = n - k;
-        let (low, high) = (&values[1..=rest / 2], &values[rest / 2..rest]);
-        for (&x, &y) in low.iter().zip(high.iter().rev()) {
-            if missing == 0 {
-                break 'scan;
-            }
-            let v = x ^ y;
-            if v < common && marks.mark(v) {
-                missing -= 1;
-            }
-        }
-    }
-    if missing == 0 { common } else { marks.mex() }
+    fast::compute(code, upto, progress, fast::Choice::Cheapest, fast::VALUES)
 }
 
 /// A proven period: `G(n + period) = G(n)` for every `n ≥ preperiod`.
@@ -422,6 +329,10 @@ impl Periodicity {
 /// For each `p` the smallest `n₀` the values allow is found from the end; it is the true
 /// pre-period of `p` when the theorem then holds.
 pub fn find_period(code: &OctalCode, values: &[u32]) -> Option<Periodicity> {
+    find_period_in(code, values)
+}
+
+fn find_period_in<T: PartialEq>(code: &OctalCode, values: &[T]) -> Option<Periodicity> {
     let t = code.reach();
     let len = values.len();
     // The theorem needs the values up to 2n₀ + 2p + t - 1 < len, so at least 2p + t ≤ len.
