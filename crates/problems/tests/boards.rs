@@ -28,7 +28,10 @@ fn board(slug: &str) -> &'static dyn Board {
 
 /// The heaps of a position as the octal board writes it (`k h_1 … h_k`).
 fn heaps(text: &str) -> Vec<u64> {
-    let numbers: Vec<u64> = text.split_whitespace().map(|t| t.parse().unwrap()).collect();
+    let numbers: Vec<u64> = text
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
     assert_eq!(numbers[0] as usize, numbers.len() - 1, "{text:?}");
     numbers[1..].to_vec()
 }
@@ -160,7 +163,10 @@ fn a_kayles_position_worked_by_hand() {
     let split = kayles.play("2 3 4\n", "2 1 1").unwrap();
     assert_eq!(split.after, "3 3 1 2\n");
     assert_eq!(split.after_words, "(3, 1, 2)");
-    assert_eq!(split.words, "1 from heap 2, splitting the rest into 1 and 2");
+    assert_eq!(
+        split.words,
+        "1 from heap 2, splitting the rest into 1 and 2"
+    );
     assert_eq!(split.value.grundy, Some(0));
     // Taking a whole heap removes it.
     let whole = kayles.play("2 3 2\n", "2 2").unwrap();
@@ -174,7 +180,10 @@ fn moves_the_code_does_not_allow_are_refused_with_the_rule() {
     // Dawson's Kayles, 0.07: a move takes exactly two, leaving no heap, one heap or two.
     let dawson = board("dawsons-kayles");
     let error = dawson.play("1 5\n", "1 1").unwrap_err().to_string();
-    assert!(error.contains("0.07") && error.contains("take 1"), "{error}");
+    assert!(
+        error.contains("0.07") && error.contains("take 1"),
+        "{error}"
+    );
     assert!(dawson.play("1 5\n", "1 2 1").is_ok());
     let error = dawson.play("1 5\n", "1 2 3").unwrap_err().to_string();
     assert!(error.contains("1 ≤ a ≤ 2"), "{error}");

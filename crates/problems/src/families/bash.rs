@@ -1,8 +1,8 @@
 //! Bash's game (HDU 1846 "Brave Game"): `C`, then `C` lines `n m`; take 1..=m, last taker wins.
 
+use super::stones_play::StonesPlay;
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
-use super::stones_play::StonesPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;

@@ -2,10 +2,10 @@
 //! is `LOSE`, or `WIN r c` with any winning move: the checker plays the move and asks the
 //! reference whether the position left is lost.
 
+use super::chomp_play::ChompPlay;
 use super::{at_most, lines, push_line, within};
 use crate::check::{CheckOutcome, Mismatch};
 use crate::explain::{Certificate, Explain, Misconception};
-use super::chomp_play::ChompPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{self, Played};
 use crate::seed::TestRng;

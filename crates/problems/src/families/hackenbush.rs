@@ -1,9 +1,9 @@
 //! Green Hackenbush on trees, in two formats: AtCoder AGC017 D (one tree, `N ≥ 2`) and HDU 3094
 //! (`T` trees, `N ≥ 1`). Vertex 1 is the root; the answer is `Alice` (first) or `Bob`.
 
+use super::hackenbush_play::HackenbushPlay;
 use super::{at_most, lines, push_line, shuffle_rooted, within};
 use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
-use super::hackenbush_play::HackenbushPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;

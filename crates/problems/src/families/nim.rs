@@ -1,8 +1,8 @@
 //! Nim (POJ 2234 "Matches Game"): lines `M p_1 … p_M` until the end of the file.
 
+use super::nim_play::NimPlay;
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
-use super::nim_play::NimPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;

@@ -1,8 +1,8 @@
 //! Stones (AtCoder Educational DP Contest K): `N K`, then the move set `a_1 < … < a_N`.
 
+use super::stones_play::StonesPlay;
 use super::{at_most, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
-use super::stones_play::StonesPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;

@@ -1,9 +1,9 @@
 //! Wythoff's game in two formats: POJ 1067 (`a b` lines to the end of the file, `0 ≤ a, b ≤ 10⁹`,
 //! answers `1`/`0`) and 51Nod 1185 (`T`, then `T` lines, `1 ≤ a, b ≤ 10¹⁸`, answers `A`/`B`).
 
+use super::wythoff_play::WythoffPlay;
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
-use super::wythoff_play::WythoffPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;
