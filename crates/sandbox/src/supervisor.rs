@@ -205,7 +205,8 @@ impl Supervisor {
             .and_then(|()| self.execute(&box_dir, &root, spec, uid));
         let mut report = report.unwrap_or_else(RunReport::internal);
         if let Some(out) = &spec.copy_out
-            && report.status == Status::Ok
+            && (report.status == Status::Ok
+                || (out.after_failure && report.status != Status::InternalError))
         {
             match files::copy_out(&box_dir, out) {
                 Ok((copied, refused)) => (report.copied, report.refused) = (copied, refused),
