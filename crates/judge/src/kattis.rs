@@ -120,7 +120,8 @@ pub(crate) fn verdict(
             Some(format!(
                 "idleness limit exceeded: neither the program nor the interactor wrote anything \
                  for {:.1} s; the likely cause is output that was not flushed (fflush(stdout), \
-                 cout.flush(), print(..., flush=True), System.out.flush())",
+                 cout.flush(), print(..., flush=True), System.out.flush()), else a program \
+                 computing too long",
                 idle.as_secs_f64()
             )),
         );
@@ -150,8 +151,12 @@ pub(crate) fn verdict(
             ));
         }
     };
-    // A program the relay stopped because the interactor had decided did not fail by itself.
-    let program_failed = program.status != Status::Ok && relayed.ending != RelayEnding::Settled;
+    // A program the relay stopped because the interactor had decided did not fail by itself;
+    // one that ended before the stop keeps its own status (the supervisor sees to it).
+    let stopped = program.status == Status::RuntimeError
+        && program.detail.as_deref() == Some("stopped")
+        && relayed.ending == RelayEnding::Settled;
+    let program_failed = program.status != Status::Ok && !stopped;
     if rejected && (relayed.first == Some(Party::Interactor) || !program_failed) {
         return Outcome::of(Verdict::WrongAnswer, Some(rejection(feedback, visible)));
     }
@@ -343,6 +348,18 @@ mod tests {
             RelayEnding::Settled,
         );
         assert_eq!(of(&settled).0, Verdict::WrongAnswer);
+        // One that had ended by itself before the relay heard the interactor's verdict keeps
+        // its own status.
+        let ended_first = relayed(
+            report(EXITED, Some(3)),
+            report(EXITED, Some(43)),
+            Some(Party::Program),
+            RelayEnding::Settled,
+        );
+        assert_eq!(
+            of(&ended_first),
+            (Verdict::RuntimeError, Some("exit code 3".into()))
+        );
     }
 
     #[test]
@@ -384,8 +401,16 @@ mod tests {
                 );
                 let outcome = verdict(&done, &said(), IDLE, true);
                 assert_eq!(outcome.verdict, Verdict::InternalError, "{interactor:?}");
-                assert_eq!(outcome.message, None, "nothing of it reaches the contestant");
-                assert!(outcome.judge_error.unwrap().starts_with("the interactor ended with"));
+                assert_eq!(
+                    outcome.message, None,
+                    "nothing of it reaches the contestant"
+                );
+                assert!(
+                    outcome
+                        .judge_error
+                        .unwrap()
+                        .starts_with("the interactor ended with")
+                );
             }
         }
     }

@@ -173,7 +173,9 @@ impl Compiled {
 /// A package's output validator, compiled for one version of its problem.
 #[derive(Debug)]
 struct CompiledValidator {
-    problem: (String, u32),
+    /// Slug, version and seed: a package's seed is a digest of its tests and validator, so a
+    /// package uploaded again under the same slug and version is not judged with the old one.
+    problem: (String, u32, u64),
     language: Language,
     compiled: Result<Compiled, String>,
 }
@@ -824,7 +826,12 @@ impl Judge {
         let language = &validator.language;
         let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
         argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
-        argv.extend(problem.output_validator().into_iter().flat_map(|v| v.flags.clone()));
+        argv.extend(
+            problem
+                .output_validator()
+                .into_iter()
+                .flat_map(|v| v.flags.clone()),
+        );
         let mut files = compiled.box_files()?;
         for (name, path) in [("input", input), ("answer", answer)] {
             files.push(BoxFile {
@@ -866,7 +873,11 @@ impl Judge {
 
     /// The package's validator, compiled once for each version of its problem.
     fn validator_of(&mut self, problem: &Problem) -> Result<&CompiledValidator, JudgeError> {
-        let key = (problem.slug().to_owned(), problem.spec.version);
+        let key = (
+            problem.slug().to_owned(),
+            problem.spec.version,
+            problem.spec.seed,
+        );
         if self.validator.as_ref().is_none_or(|v| v.problem != key) {
             self.validator = Some(self.compile_validator(problem, key)?);
         }
@@ -911,7 +922,12 @@ impl Judge {
         let language = &validator.language;
         let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
         argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
-        argv.extend(problem.output_validator().into_iter().flat_map(|v| v.flags.clone()));
+        argv.extend(
+            problem
+                .output_validator()
+                .into_iter()
+                .flat_map(|v| v.flags.clone()),
+        );
         let mut files = compiled.box_files()?;
         for (name, path) in [("input", input), ("answer", answer)] {
             files.push(BoxFile {
@@ -989,7 +1005,7 @@ impl Judge {
     fn compile_validator(
         &mut self,
         problem: &Problem,
-        key: (String, u32),
+        key: (String, u32, u64),
     ) -> Result<CompiledValidator, JudgeError> {
         let validator = problem
             .output_validator()
