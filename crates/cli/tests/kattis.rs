@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::{isolation_available, programs, sandbox_processes, tool_available};
+use common::{isolation_available, programs, sandbox_processes, service, tool_available};
 use grundy_judge::{Caches, Judge, Judgement, Languages, Options, Verdict};
 use grundy_problems::{Problem, ReadLimits, read_zip};
 use grundy_sandbox::{Sandbox, SupervisorCommand};
@@ -19,45 +19,13 @@ use grundy_sandbox::{Sandbox, SupervisorCommand};
 /// One judging at a time: the check that nothing is left running must see only its own runs.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
-    use std::io::Write;
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (path, text) in files {
-        zip.start_file(*path, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
-}
-
 fn source(name: &str) -> String {
     std::fs::read_to_string(programs().join("kattis").join(name)).unwrap()
 }
 
-/// Guess a number in 1..=n within 20 guesses (the validator flag): one sample, three secret
-/// tests. The legacy form of an interactive problem.
+/// The guess-the-number package (see [`common::service::guess`]) with `interactor`.
 fn guess(interactor: &str) -> Problem {
-    let zip = zip_of(&[
-        (
-            "guess/problem.yaml",
-            "name: Guess the number\nvalidation: custom interactive\nvalidator_flags: 20\n\
-             limits:\n  time_limit: 1\n  memory: 256\n",
-        ),
-        (
-            "guess/problem_statement/problem.en.md",
-            "Find the number in at most 20 guesses.\n",
-        ),
-        ("guess/data/sample/1.in", "100 37\n"),
-        ("guess/data/sample/1.ans", "37\n"),
-        ("guess/data/secret/a.in", "1000000 1\n"),
-        ("guess/data/secret/a.ans", "1\n"),
-        ("guess/data/secret/b.in", "1000000 999999\n"),
-        ("guess/data/secret/b.ans", "999999\n"),
-        ("guess/data/secret/c.in", "1000000 524288\n"),
-        ("guess/data/secret/c.ans", "524288\n"),
-        ("guess/output_validators/guess/interactor.c", interactor),
-    ]);
-    let problem = read_zip(&zip, &ReadLimits::default()).unwrap();
+    let problem = read_zip(&service::guess("guess", interactor), &ReadLimits::default()).unwrap();
     assert!(problem.is_interactive());
     problem
 }
