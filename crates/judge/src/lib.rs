@@ -886,7 +886,6 @@ impl Judge {
 
     /// Plays one test of an uploaded interactive package: the program against the package's
     /// interactor, each in a sandbox of its own (see [`kattis`]).
-    #[allow(clippy::too_many_arguments)]
     fn run_with_interactor(
         &mut self,
         problem: &Problem,
