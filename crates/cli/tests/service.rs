@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::service::{Process, admin_create, grundy_command, pebbles, serve};
+use common::service::{Process, admin_create, grundy_command, guess, pebbles, serve};
 use common::{isolation_available, programs, tool_available};
 use serde_json::{Value, json};
 
@@ -357,7 +357,10 @@ async fn submit_json(url: &str, token: &str, body: Value) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_packages_and_the_problem_tools_on_sqlite() {
     let test = "answers and packages on SQLite";
-    if !isolation_available(test) || !tool_available(test, "/usr/bin/python3") {
+    if !isolation_available(test)
+        || !tool_available(test, "/usr/bin/python3")
+        || !tool_available(test, "/usr/bin/gcc")
+    {
         return;
     }
     let data = tempfile::tempdir().unwrap();
@@ -516,6 +519,48 @@ async fn answers_packages_and_the_problem_tools_on_sqlite() {
         (doc["verdict"].as_str(), doc["score"].as_i64()),
         (Some("wrong_answer"), Some(0)),
         "{doc}"
+    );
+
+    // An interactive package: its interactor, in C, judges each program from a second sandbox.
+    let kattis =
+        |file: &str| std::fs::read_to_string(programs().join("kattis").join(file)).unwrap();
+    let response = reqwest::Client::new()
+        .post(format!("{url}/api/v1/problems"))
+        .bearer_auth(&teacher)
+        .header("content-type", "application/zip")
+        .body(guess("guess-number", &kattis("interactor.c")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+    let (status, view) = call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/problems/guess-number"),
+        Some(&teacher),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&view["interactive"], &view["playable"]),
+        (&json!(true), &json!(false)),
+        "{view}"
+    );
+    let c =
+        |file: &str| json!({"problem": "guess-number", "language": "c", "source": kattis(file)});
+    let id = submit_json(&url, &teacher, c("right.c")).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(
+        (doc["verdict"].as_str(), doc["score"].as_i64()),
+        (Some("accepted"), Some(100)),
+        "{doc}"
+    );
+    let id = submit_json(&url, &teacher, c("linear.c")).await;
+    let doc = wait_done(&url, &teacher, id, Duration::from_secs(60)).await;
+    assert_eq!(doc["verdict"], "wrong_answer", "{doc}");
+    assert_eq!(
+        doc["tests"][0]["message"], "20 wrong guesses; the number was 37",
+        "the sample's message from the interactor: {doc}"
     );
 
     // Answers without a program: right ones are accepted; wrong answers to the full subtask's

@@ -4,6 +4,7 @@
 mod compiled;
 pub mod explain;
 pub mod interactive;
+mod kattis;
 pub mod languages;
 pub mod naming;
 mod pch;
@@ -19,8 +20,8 @@ use grundy_problems::play::Transcript;
 use grundy_problems::spec::CheckerKind;
 use grundy_problems::{Instance, Problem};
 use grundy_sandbox::{
-    Bind, BoxFile, CopyOut, FileSource, Limits, RunKind, RunReport, RunSpec, Sandbox, SandboxError,
-    Status,
+    Bind, BoxFile, CopyOut, FileSource, Limits, RelayLimits, RunKind, RunReport, RunSpec, Sandbox,
+    SandboxError, Status,
 };
 use serde::{Deserialize, Serialize};
 
@@ -172,7 +173,9 @@ impl Compiled {
 /// A package's output validator, compiled for one version of its problem.
 #[derive(Debug)]
 struct CompiledValidator {
-    problem: (String, u32),
+    /// Slug, version and seed: a package's seed is a digest of its tests and validator, so a
+    /// package uploaded again under the same slug and version is not judged with the old one.
+    problem: (String, u32, u64),
     language: Language,
     compiled: Result<Compiled, String>,
 }
@@ -246,6 +249,9 @@ pub struct Judge {
     scratch: tempfile::TempDir,
     /// The last validator compiled: workers judge runs of one problem in a row.
     validator: Option<CompiledValidator>,
+    /// A second supervisor, for a package's interactor beside the program; started when first
+    /// needed.
+    second: Option<Sandbox>,
 }
 
 impl Judge {
@@ -264,6 +270,7 @@ impl Judge {
             pch: BTreeMap::new(),
             scratch: tempfile::Builder::new().prefix("grundy-judge-").tempdir()?,
             validator: None,
+            second: None,
         })
     }
 
@@ -327,6 +334,7 @@ impl Judge {
                 dir: dir.path().to_path_buf(),
                 suffixes: spec.artifacts.clone(),
                 max_bytes: limits.file_bytes,
+                after_failure: false,
             }),
             limits,
             kind: RunKind::Toolchain,
@@ -490,6 +498,7 @@ impl Judge {
                 dir: staging.path().to_path_buf(),
                 suffixes: vec![".gch".to_owned()],
                 max_bytes: limits.file_bytes,
+                after_failure: false,
             }),
             limits,
             kind: RunKind::Toolchain,
@@ -687,9 +696,13 @@ impl Judge {
         name: TestName,
         input_visible: bool,
     ) -> Result<TestResult, JudgeError> {
-        if problem.is_interactive() {
+        if problem.play().is_some() {
             let visible = input_visible || program.reveal_tests;
             return self.run_interactive(problem, program, input, name, visible);
+        }
+        if problem.interactor().is_some() {
+            let visible = input_visible || program.reveal_tests;
+            return self.run_with_interactor(problem, program, input, answer, name, visible);
         }
         let output_path = self.scratch.path().join("output");
         let _ = fs::remove_file(&output_path);
@@ -805,18 +818,20 @@ impl Judge {
         answer: &Path,
         output_path: &Path,
     ) -> Result<CheckOutcome, JudgeError> {
-        let key = (problem.slug().to_owned(), problem.spec.version);
-        if self.validator.as_ref().is_none_or(|v| v.problem != key) {
-            self.validator = Some(self.compile_validator(problem, key)?);
-        }
-        let validator = self.validator.as_ref().expect("compiled above");
+        let validator = self.validator_of(problem)?;
         let compiled = match &validator.compiled {
             Ok(compiled) => compiled,
             Err(why) => return Ok(CheckOutcome::CheckerFailed(why.clone())),
         };
         let language = &validator.language;
         let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
-        argv.extend(["input".to_owned(), "answer".to_owned(), ".".to_owned()]);
+        argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
+        argv.extend(
+            problem
+                .output_validator()
+                .into_iter()
+                .flat_map(|v| v.flags.clone()),
+        );
         let mut files = compiled.box_files()?;
         for (name, path) in [("input", input), ("answer", answer)] {
             files.push(BoxFile {
@@ -856,10 +871,140 @@ impl Judge {
         })
     }
 
+    /// The package's validator, compiled once for each version of its problem.
+    fn validator_of(&mut self, problem: &Problem) -> Result<&CompiledValidator, JudgeError> {
+        let key = (
+            problem.slug().to_owned(),
+            problem.spec.version,
+            problem.spec.seed,
+        );
+        if self.validator.as_ref().is_none_or(|v| v.problem != key) {
+            self.validator = Some(self.compile_validator(problem, key)?);
+        }
+        Ok(self.validator.as_ref().expect("compiled above"))
+    }
+
+    /// Plays one test of an uploaded interactive package: the program against the package's
+    /// interactor, each in a sandbox of its own (see [`kattis`]).
+    fn run_with_interactor(
+        &mut self,
+        problem: &Problem,
+        program: &Program<'_>,
+        input: &Path,
+        answer: &Path,
+        name: TestName,
+        visible: bool,
+    ) -> Result<TestResult, JudgeError> {
+        let result = TestResult::accepted(name);
+        self.validator_of(problem)?;
+        if self.second.is_none() {
+            self.second = Some(self.sandbox.start_another()?);
+        }
+        let validator = self.validator.as_ref().expect("compiled above");
+        let compiled = match &validator.compiled {
+            Ok(compiled) => compiled,
+            Err(why) => {
+                tracing::error!(%why, "the interactor cannot run");
+                return Ok(TestResult {
+                    verdict: Verdict::InternalError,
+                    ..result
+                });
+            }
+        };
+        let mut limits = program.limits;
+        let idle = interactive::idleness_limit(limits.cpu_ms);
+        // A program that waits is ended by the idleness limit, which says why, before the wall
+        // limit would.
+        limits.wall_ms = limits.wall_ms.saturating_add(idle.as_millis() as u64);
+        let program_run = program_spec(program.language, program.compiled, limits)?;
+
+        let language = &validator.language;
+        let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
+        argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
+        argv.extend(
+            problem
+                .output_validator()
+                .into_iter()
+                .flat_map(|v| v.flags.clone()),
+        );
+        let mut files = compiled.box_files()?;
+        for (name, path) in [("input", input), ("answer", answer)] {
+            files.push(BoxFile {
+                name: name.to_owned(),
+                source: FileSource::Host(path.to_path_buf()),
+                executable: false,
+            });
+        }
+        let feedback = tempfile::Builder::new()
+            .prefix("feedback-")
+            .tempdir_in(self.scratch.path())?;
+        let mut interactor_limits = kattis::interactor_limits(&limits, VALIDATOR_MEMORY_KIB);
+        interactor_limits.pids = interactor_limits
+            .pids
+            .max(language.spec.min_pids.unwrap_or(0));
+        let interactor_run = RunSpec {
+            argv,
+            env: language.env(),
+            files,
+            stdin: None,
+            stdout_path: None,
+            binds: language.binds(),
+            copy_out: Some(CopyOut {
+                dir: feedback.path().to_path_buf(),
+                suffixes: vec![
+                    kattis::JUDGE_MESSAGE.to_owned(),
+                    kattis::TEAM_MESSAGE.to_owned(),
+                ],
+                max_bytes: kattis::FEEDBACK_BYTES,
+                after_failure: true,
+            }),
+            limits: interactor_limits,
+            kind: RunKind::Program,
+            pipes: None,
+        };
+        let second = self.second.as_mut().expect("started above");
+        let relayed = self.sandbox.relay(
+            &program_run,
+            second,
+            &interactor_run,
+            RelayLimits {
+                idle,
+                keep: SHOWN_BYTES + 1,
+            },
+            &kattis::settles,
+        )?;
+        let outcome = kattis::verdict(
+            &relayed,
+            &kattis::Feedback::read(feedback.path()),
+            idle,
+            visible,
+        );
+        if let Some(why) = &outcome.judge_error {
+            tracing::error!(%why, "the interactor failed");
+        }
+        let report = &relayed.program;
+        let mut result = TestResult {
+            verdict: outcome.verdict,
+            message: outcome.message,
+            cpu_ms: report.cpu_ms,
+            wall_ms: report.wall_ms,
+            memory_kib: report.memory_kib,
+            ..result
+        };
+        if visible && shows_data(result.verdict) {
+            result.shown = Some(Shown {
+                input: read_shown(input)?,
+                expected: read_shown(answer)?,
+                output: cut(&String::from_utf8_lossy(&relayed.program_wrote)),
+            });
+        }
+        Ok(result)
+    }
+
     fn compile_validator(
         &mut self,
         problem: &Problem,
-        key: (String, u32),
+        key: (String, u32, u64),
     ) -> Result<CompiledValidator, JudgeError> {
         let validator = problem
             .output_validator()

@@ -57,13 +57,19 @@ pub struct TestCase {
 }
 
 /// An uploaded package's output validator, carried as source text: the judge compiles it and
-/// runs it in its sandbox with the Kattis interface (`validator input answer feedback_dir <
-/// output`; exit code 42 accepts, 43 rejects).
+/// runs it in its sandbox with the Kattis interface (`validator input answer feedback_dir
+/// [flags] < output`; exit code 42 accepts, 43 rejects). An interactive problem's validator is
+/// its interactor: it runs beside the program, its standard output the program's input and the
+/// program's output its standard input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputValidator {
     /// The single source file's name; its extension tells the language (`validate.cpp`).
     pub file_name: String,
     pub source: String,
+    /// The package's validator flags, passed after the three arguments.
+    pub flags: Vec<String>,
+    /// Whether it is the interactor of an interactive problem.
+    pub interactive: bool,
 }
 
 /// An input handed to a student who answers without a program, with the reference answer.
@@ -335,7 +341,7 @@ impl Problem {
     }
 
     /// How the reference referees a test of an interactive problem; `None` for every other
-    /// problem.
+    /// problem (an interactive package has an [`interactor`](Problem::interactor) instead).
     pub fn play(&self) -> Option<&dyn crate::play::Play> {
         self.solver().and_then(|s| s.play())
     }
@@ -346,8 +352,16 @@ impl Problem {
         self.solver().and_then(|s| s.board())
     }
 
+    /// The interactor of an uploaded interactive package: its output validator, run beside the
+    /// program and talking with it.
+    pub fn interactor(&self) -> Option<&OutputValidator> {
+        self.output_validator().filter(|v| v.interactive)
+    }
+
+    /// Whether a program talks with a referee while it runs: the family's reference, or a
+    /// package's interactor.
     pub fn is_interactive(&self) -> bool {
-        self.play().is_some()
+        self.play().is_some() || self.interactor().is_some()
     }
 
     /// The package's output validator, when answers are judged by one (checker kind

@@ -294,6 +294,88 @@ fn a_custom_output_validator_is_carried_for_the_judge() {
 }
 
 #[test]
+fn an_interactive_package_carries_its_interactor_in_both_formats() {
+    let source = "int main(void) { return 42; }\n";
+    let legacy_form = with(
+        with(
+            legacy(),
+            "pebbles/output_validators/guess/interact.c",
+            source,
+        ),
+        "pebbles/problem.yaml",
+        "name: Pebbles\nvalidation: custom interactive\nvalidator_flags: quick 3\n",
+    );
+    let current = with(
+        with(
+            with(legacy(), "pebbles/output_validator/interact.c", source),
+            "pebbles/problem.yaml",
+            "problem_format_version: 2023-07\nname: Pebbles\ntype: [pass-fail, interactive]\n",
+        ),
+        "pebbles/data/testdata.yaml",
+        "output_validator_flags: quick 3\n",
+    );
+    let mut seeds = Vec::new();
+    for files in [legacy_form, current] {
+        let problem = read(&files).unwrap();
+        assert!(problem.is_interactive());
+        assert!(
+            problem.play().is_none(),
+            "the package's interactor judges, not a referee"
+        );
+        let interactor = problem.interactor().unwrap();
+        assert_eq!(
+            (
+                interactor.file_name.as_str(),
+                interactor.source.as_str(),
+                interactor.flags.as_slice()
+            ),
+            (
+                "interact.c",
+                source,
+                ["quick", "3"].map(String::from).as_slice()
+            )
+        );
+        assert_eq!(problem.spec.checker.kind, CheckerKind::Custom);
+        // It goes out as a working interactive package and comes back the same.
+        let back = read_zip(&write_zip(&problem).unwrap(), &ReadLimits::default()).unwrap();
+        assert_equivalent(&problem, &back);
+        assert_eq!(back.interactor(), problem.interactor());
+        assert_eq!(back.spec.seed, problem.spec.seed);
+        seeds.push(problem.spec.seed);
+    }
+    assert_eq!(seeds[0], seeds[1], "the same tests, interactor and flags");
+
+    // The same program as a plain output validator: it keeps its flags, nothing talks with the
+    // submission, and it judges differently (the test sets are cached apart).
+    let plain = read(&with(
+        with(
+            legacy(),
+            "pebbles/output_validators/guess/interact.c",
+            source,
+        ),
+        "pebbles/problem.yaml",
+        "name: Pebbles\nvalidation: custom\nvalidator_flags: quick 3\n",
+    ))
+    .unwrap();
+    assert!(!plain.is_interactive());
+    assert!(plain.interactor().is_none());
+    assert_eq!(plain.output_validator().unwrap().flags, ["quick", "3"]);
+    assert_ne!(plain.spec.seed, seeds[0]);
+}
+
+#[test]
+fn a_built_in_interactive_problem_is_not_exported() {
+    let catalogue = Catalogue::builtin().unwrap();
+    let message = write_zip(catalogue.get("nim-play").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("problem nim-play cannot be exported as a package: it is interactive"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_package_reads_back_from_its_export() {
     let problem = read(&legacy()).unwrap();
     let exported = write_zip(&problem).unwrap();
@@ -475,22 +557,70 @@ fn broken_packages_are_refused_with_the_file_at_fault() {
         (
             with(
                 with(
-                    legacy(),
-                    yaml,
-                    "name: P\nvalidation: custom\nvalidator_flags: case_sensitive\n",
+                    with(
+                        legacy(),
+                        yaml,
+                        "name: P\nvalidation: custom\nvalidator_flags: strict 3\n",
+                    ),
+                    "pebbles/output_validators/v/validate.cpp",
+                    "int main() {}\n",
                 ),
-                "pebbles/output_validators/v/validate.cpp",
-                "int main() {}\n",
+                "pebbles/data/secret/testdata.yaml",
+                "output_validator_flags: strict 4\n",
             ),
-            "pebbles/problem.yaml: validator flags for a custom output validator are not supported",
+            "pebbles/data/secret/testdata.yaml: sets the validator flags differently from pebbles/problem.yaml",
         ),
         (
             with(legacy(), yaml, "name: P\ntype: interactive\n"),
-            "pebbles/problem.yaml: type \"interactive\" is not supported",
+            "pebbles/problem.yaml: an interactive problem needs its interactor: put it in output_validators/",
         ),
         (
             with(legacy(), yaml, "name: P\nvalidation: custom interactive\n"),
-            "pebbles/problem.yaml: validation \"custom interactive\" is not supported",
+            "pebbles/problem.yaml: an interactive problem needs its interactor",
+        ),
+        (
+            with(
+                with(
+                    legacy(),
+                    yaml,
+                    "name: P\ntype: interactive\nvalidation: default\n",
+                ),
+                "pebbles/output_validators/v/interact.c",
+                "int main() {}\n",
+            ),
+            "pebbles/output_validators/v/interact.c: an output validator, but problem.yaml sets validation: default",
+        ),
+        (
+            with(
+                with(
+                    legacy(),
+                    yaml,
+                    "name: P\nvalidation: custom interactive score\n",
+                ),
+                "pebbles/output_validators/v/interact.c",
+                "int main() {}\n",
+            ),
+            "pebbles/problem.yaml: validation \"custom interactive score\": score is not supported",
+        ),
+        (
+            with(legacy(), yaml, "name: P\nvalidation: default interactive\n"),
+            "pebbles/problem.yaml: validation \"default interactive\" is not supported (default, custom or custom interactive)",
+        ),
+        (
+            with(legacy(), yaml, "name: P\nvalidation: interactive\n"),
+            "pebbles/problem.yaml: validation \"interactive\" must begin with default or custom",
+        ),
+        (
+            with(
+                with(
+                    legacy(),
+                    yaml,
+                    "problem_format_version: 2023-07\nname: P\ntype: [pass-fail, interactive, multi-pass]\n",
+                ),
+                "pebbles/output_validator/interact.c",
+                "int main() {}\n",
+            ),
+            "pebbles/problem.yaml: type \"multi-pass\" is not supported: only pass-fail, scoring and interactive problems",
         ),
         (
             with(legacy(), yaml, "author: Someone\n"),

@@ -31,6 +31,8 @@ pub enum SandboxError {
 /// A running supervisor.
 #[derive(Debug)]
 pub struct Sandbox {
+    /// How it was started, to start another like it.
+    command: SupervisorCommand,
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
@@ -57,6 +59,7 @@ impl Sandbox {
                 .ok_or_else(|| SandboxError::Protocol("no stdout".into()))?,
         );
         let mut sandbox = Sandbox {
+            command: command.clone(),
             child,
             stdin,
             stdout,
@@ -70,6 +73,13 @@ impl Sandbox {
             Ok(Hello::Refused(reason)) => Err(SandboxError::Refused(reason)),
             Err(e) => Err(SandboxError::Protocol(format!("greeting: {e}"))),
         }
+    }
+
+    /// A second supervisor started as this one was, for a run that must go on at the same time
+    /// as one of this one's (a supervisor runs one program at a time): a Kattis interactor
+    /// beside the program it talks with.
+    pub fn start_another(&self) -> Result<Sandbox, SandboxError> {
+        Sandbox::start(&self.command)
     }
 
     /// True when the supervisor runs without namespaces and cgroups (explicitly allowed).

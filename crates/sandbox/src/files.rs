@@ -154,6 +154,7 @@ mod tests {
             dir: out.path().to_path_buf(),
             suffixes: vec![],
             max_bytes: 1 << 20,
+            after_failure: false,
         };
         let (copied, refused) = copy_out(box_dir.path(), &spec).unwrap();
         assert!(copied.is_empty(), "{copied:?}");

@@ -78,40 +78,18 @@ impl Sandbox {
         peer: &mut dyn Peer,
         conversation: Conversation,
     ) -> Result<Interaction, SandboxError> {
-        let local = |what: &str, e: &dyn std::fmt::Display| {
-            SandboxError::Protocol(format!("interactive pipes, {what}: {e}"))
-        };
-        let dir = tempfile::Builder::new()
-            .prefix("grundy-pipes-")
-            .tempdir()
-            .map_err(|e| local("directory", &e))?;
-        let pipes = Pipes {
-            to_program: dir.path().join("in"),
-            from_program: dir.path().join("out"),
-            control: dir.path().join("control"),
-        };
-        for path in [&pipes.to_program, &pipes.from_program, &pipes.control] {
-            nix::unistd::mkfifo(path, Mode::S_IRUSR | Mode::S_IWUSR)
-                .map_err(|e| local("mkfifo", &e))?;
-        }
-        // Read-write opens of a FIFO never block (Linux), and holding a reader of our own means
-        // a write to an exited program fills the buffer rather than raising SIGPIPE.
-        let to_program = open(&pipes.to_program, OFlag::O_RDWR).map_err(|e| local("in", &e))?;
-        let from_program =
-            open(&pipes.from_program, OFlag::O_RDONLY).map_err(|e| local("out", &e))?;
-        let control = open(&pipes.control, OFlag::O_RDWR).map_err(|e| local("control", &e))?;
-        let (done_r, done_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)
-            .map_err(|e| local("pipe", &e))?;
-
-        let mut spec = spec.clone();
-        spec.stdin = None;
-        spec.stdout_path = None;
-        spec.pipes = Some(pipes);
+        let Wiring {
+            dir: _dir,
+            pipes,
+            to_program,
+            from_program,
+            control,
+        } = Wiring::new()?;
+        let (done_r, done_w) = done_pipe()?;
+        let spec = wired(spec, pipes);
         std::thread::scope(|scope| {
             let runner = scope.spawn(move || {
                 let report = self.run(&spec);
-                // Wakes the conversation when the program ended without closing its output
-                // first (it never started, or its output is held by something else).
                 let _ = nix::unistd::write(&done_w, b"d");
                 report
             });
@@ -133,6 +111,69 @@ impl Sandbox {
             })
         })
     }
+}
+
+/// A run's standard streams as FIFOs in a private directory, with the client's ends open
+/// already, so that the supervisor's opens never block.
+pub(crate) struct Wiring {
+    /// Holds the FIFOs until the run is over.
+    pub(crate) dir: tempfile::TempDir,
+    pub(crate) pipes: Pipes,
+    /// Written by the client, read by the program; read-write, so the open never blocks and a
+    /// write to an exited program fills the buffer rather than raising SIGPIPE.
+    pub(crate) to_program: OwnedFd,
+    pub(crate) from_program: OwnedFd,
+    pub(crate) control: OwnedFd,
+}
+
+impl Wiring {
+    pub(crate) fn new() -> Result<Wiring, SandboxError> {
+        let dir = tempfile::Builder::new()
+            .prefix("grundy-pipes-")
+            .tempdir()
+            .map_err(|e| local("directory", &e))?;
+        let pipes = Pipes {
+            to_program: dir.path().join("in"),
+            from_program: dir.path().join("out"),
+            control: dir.path().join("control"),
+        };
+        for path in [&pipes.to_program, &pipes.from_program, &pipes.control] {
+            nix::unistd::mkfifo(path, Mode::S_IRUSR | Mode::S_IWUSR)
+                .map_err(|e| local("mkfifo", &e))?;
+        }
+        // Read-write opens of a FIFO never block (Linux).
+        let to_program = open(&pipes.to_program, OFlag::O_RDWR).map_err(|e| local("in", &e))?;
+        let from_program =
+            open(&pipes.from_program, OFlag::O_RDONLY).map_err(|e| local("out", &e))?;
+        let control = open(&pipes.control, OFlag::O_RDWR).map_err(|e| local("control", &e))?;
+        Ok(Wiring {
+            dir,
+            pipes,
+            to_program,
+            from_program,
+            control,
+        })
+    }
+}
+
+/// `spec` with its standard input and output on `pipes`.
+pub(crate) fn wired(spec: &RunSpec, pipes: Pipes) -> RunSpec {
+    let mut spec = spec.clone();
+    spec.stdin = None;
+    spec.stdout_path = None;
+    spec.pipes = Some(pipes);
+    spec
+}
+
+/// The pipe a run's thread writes to when the run is over, which wakes the client's poll even
+/// when the program ended without closing its output first (it never started, or its output
+/// is held by something else).
+pub(crate) fn done_pipe() -> Result<(OwnedFd, OwnedFd), SandboxError> {
+    nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK).map_err(|e| local("pipe", &e))
+}
+
+fn local(what: &str, e: &dyn std::fmt::Display) -> SandboxError {
+    SandboxError::Protocol(format!("interactive pipes, {what}: {e}"))
 }
 
 fn open(path: &Path, flags: OFlag) -> nix::Result<OwnedFd> {

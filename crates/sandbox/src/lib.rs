@@ -19,6 +19,7 @@ pub mod doctor;
 mod files;
 mod interact;
 mod protocol;
+mod relay;
 pub mod seccomp;
 pub mod supervisor;
 
@@ -28,3 +29,4 @@ pub use interact::{Conversation, Ending, Interaction, Next, Peer};
 pub use protocol::{
     Bind, BoxFile, CopyOut, FileSource, Limits, Pipes, RunKind, RunReport, RunSpec, Status,
 };
+pub use relay::{BACKLOG, Party, RelayEnding, RelayLimits, Relayed};

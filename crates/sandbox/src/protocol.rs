@@ -62,6 +62,11 @@ pub struct CopyOut {
     pub dir: PathBuf,
     pub suffixes: Vec<String>,
     pub max_bytes: u64,
+    /// Copy also when the run did not end with exit code 0 (but not after an internal error):
+    /// a Kattis validator writes its feedback files and then exits with 42 or 43. A compiler's
+    /// output is wanted only from a success.
+    #[serde(default)]
+    pub after_failure: bool,
 }
 
 /// Whose code a run executes, which decides what it may share with other boxes.

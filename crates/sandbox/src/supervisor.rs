@@ -205,7 +205,8 @@ impl Supervisor {
             .and_then(|()| self.execute(&box_dir, &root, spec, uid));
         let mut report = report.unwrap_or_else(RunReport::internal);
         if let Some(out) = &spec.copy_out
-            && report.status == Status::Ok
+            && (report.status == Status::Ok
+                || (out.after_failure && report.status != Status::InternalError))
         {
             match files::copy_out(&box_dir, out) {
                 Ok((copied, refused)) => (report.copied, report.refused) = (copied, refused),
@@ -634,7 +635,11 @@ impl Monitor<'_> {
                             if let Some(c) = control {
                                 let _ = nix::unistd::read(c, &mut [0u8; 16]);
                             }
-                            self.kill_reason.get_or_insert(KillReason::Stopped);
+                            // A program that has ended already keeps its own status: the
+                            // client decided without knowing yet.
+                            if !self.program_ended() {
+                                self.kill_reason.get_or_insert(KillReason::Stopped);
+                            }
                         }
                         _ => {
                             if revents.contains(PollFlags::POLLIN) {
@@ -671,6 +676,12 @@ impl Monitor<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the program's wait status is in: from init's report, or (weak isolation) from
+    /// reaping it.
+    fn program_ended(&self) -> bool {
+        self.exit.is_some() || (self.report.first() == Some(&TAG_STATUS) && self.report.len() >= 5)
     }
 
     /// Reads what is available; false at EOF.

@@ -341,3 +341,35 @@ fn a_toolchain_keeps_its_locks() {
          other probe flock free\nother probe posix free\nother probe ofd free\n"
     );
 }
+
+#[test]
+fn feedback_files_come_out_of_a_failed_run_only_when_asked() {
+    if !root() {
+        return;
+    }
+    let mut sandbox = Sandbox::start(&supervisor()).unwrap();
+    let run = |sandbox: &mut Sandbox, after_failure: bool| {
+        let out = tempfile::tempdir().unwrap();
+        let mut spec =
+            shell("echo 'guessed 7, too high' > judgemessage.txt; echo x > other; exit 43");
+        spec.copy_out = Some(grundy_sandbox::CopyOut {
+            dir: out.path().to_path_buf(),
+            suffixes: vec!["message.txt".into()],
+            max_bytes: 1 << 10,
+            after_failure,
+        });
+        let report = sandbox.run(&spec).unwrap();
+        assert_eq!(report.exit_code, Some(43));
+        (report.copied, out)
+    };
+    let (copied, out) = run(&mut sandbox, true);
+    assert_eq!(copied, ["judgemessage.txt"]);
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("judgemessage.txt")).unwrap(),
+        "guessed 7, too high\n"
+    );
+    // A compiler that failed leaves nothing behind.
+    let (copied, out) = run(&mut sandbox, false);
+    assert!(copied.is_empty());
+    assert!(!out.path().join("judgemessage.txt").exists());
+}

@@ -128,3 +128,30 @@ pub fn pebbles(slug: &str, validator: bool) -> Vec<u8> {
     }
     zip_of(&files)
 }
+
+/// "Guess the number", a Kattis interactive package: find a number in 1..=n within 20 guesses
+/// (the validator flag), against `interactor` (the C source of its output validator, see
+/// tests/programs/kattis/interactor.c); one sample, three secret tests. The legacy form of an
+/// interactive problem.
+pub fn guess(slug: &str, interactor: &str) -> Vec<u8> {
+    let yaml = format!(
+        "name: Guess the number\nvalidation: custom interactive\nvalidator_flags: 20\n\
+         limits:\n  time_limit: 1\n  memory: 256\ngrundy:\n  slug: {slug}\n"
+    );
+    zip_of(&[
+        ("guess/problem.yaml", yaml.as_str()),
+        (
+            "guess/problem_statement/problem.en.md",
+            "Find the number in at most 20 guesses.\n",
+        ),
+        ("guess/data/sample/1.in", "100 37\n"),
+        ("guess/data/sample/1.ans", "37\n"),
+        ("guess/data/secret/a.in", "1000000 1\n"),
+        ("guess/data/secret/a.ans", "1\n"),
+        ("guess/data/secret/b.in", "1000000 999999\n"),
+        ("guess/data/secret/b.ans", "999999\n"),
+        ("guess/data/secret/c.in", "1000000 524288\n"),
+        ("guess/data/secret/c.ans", "524288\n"),
+        ("guess/output_validators/guess/interactor.c", interactor),
+    ])
+}

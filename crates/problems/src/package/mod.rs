@@ -6,7 +6,8 @@
 //! - `problem.yaml`: `name` (a string, or a map from language to title as in the 2023-07
 //!   format), `limits.time_limit` (seconds; else a legacy `.timelimit` file; else 1 s, since the
 //!   format leaves it to the judge), `limits.memory` (MiB; default 2048 as in the format),
-//!   `type` (`pass-fail` or `scoring`), legacy `validation` (`default` or `custom`),
+//!   `type` (`pass-fail`, `scoring`, `interactive`; not `multi-pass` or `submit-answer`),
+//!   legacy `validation` (`default`, `custom` or `custom interactive`; not `score`),
 //!   `validator_flags`, `source`, and our extension map `grundy` (`slug`, `version`,
 //!   `difficulty`, `tags`, `subtasks`: the secret groups in order, as `{name, points}`, and
 //!   `line_answers`: what one line of the output answers, as in `problem.toml`'s checker).
@@ -18,12 +19,15 @@
 //!   Without `grundy.subtasks`, groups are taken in name order and share 100 points evenly (the
 //!   last one takes the remainder); a flat secret folder is one subtask `secret` of 100 points.
 //! - Output validator flags, from `problem.yaml`'s `validator_flags` and any `testdata.yaml`'s
-//!   `output_validator_flags` (where the 2023-07 format moved them): only `case_sensitive` is
-//!   supported, and it must be set alike everywhere, since Grundy judges a whole problem with one
-//!   setting. As in Kattis, comparison ignores case unless it is set.
+//!   `output_validator_flags` (where the 2023-07 format moved them), set alike everywhere, since
+//!   Grundy judges a whole problem with one setting. Without a custom validator only
+//!   `case_sensitive` is supported; as in Kattis, comparison ignores case unless it is set. A
+//!   custom validator is given the flags as arguments after its three.
 //! - `output_validators/` (or the 2023-07 `output_validator/`): one single-file program,
 //!   directly inside or inside one folder, which makes the validation custom (a legacy
 //!   `validation` key, when present, must agree). It is carried as text for the judge to run.
+//!   An interactive problem (`type: interactive`, or legacy `validation: custom interactive`)
+//!   must have one: it is the interactor, run beside the submission and talking with it.
 //!
 //! Test and group names are lower-cased, with any character other than `a-z0-9_-` replaced by
 //! `_`. Everything else in the package (submissions, generators, input validators, …) is

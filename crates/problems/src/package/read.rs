@@ -298,20 +298,28 @@ impl Files {
                 )));
             }
         }
+        let mut interactive = false;
         for kind in yaml.kind.iter().flat_map(OneOrMany::items) {
-            if !["pass-fail", "scoring"].contains(&kind) {
-                return Err(at_yaml(format!(
-                    "type {kind:?} is not supported: only pass-fail and scoring problems can be \
-                     judged here"
-                )));
+            match kind {
+                "pass-fail" | "scoring" => {}
+                "interactive" => interactive = true,
+                _ => {
+                    return Err(at_yaml(format!(
+                        "type {kind:?} is not supported: only pass-fail, scoring and \
+                         interactive problems can be judged here"
+                    )));
+                }
             }
         }
+        let validation = self.validation(yaml.validation.as_deref())?;
+        let interactive = interactive || validation.interactive;
         let title = self.titles(yaml.name)?;
         let slug = self.slug(&yaml.grundy, &title)?;
         let (time_limit_ms, memory_limit_mib) = self.limits(&yaml.limits)?;
         let statements = self.statements()?;
-        let validator = self.validator(yaml.validation.as_deref())?;
-        let mut checker = self.checker(yaml.validator_flags.as_deref(), validator.is_some())?;
+        let (mut checker, flags) =
+            self.checker(yaml.validator_flags.as_deref(), self.has_validator())?;
+        let validator = self.validator(validation.custom, interactive, flags)?;
         if let Some(unit) = yaml.grundy.line_answers {
             if !is_valid_line_answers(&unit) {
                 return Err(at_yaml(
@@ -431,6 +439,14 @@ impl Files {
         if let Some(validator) = validator {
             part(validator.file_name.as_bytes());
             part(validator.source.as_bytes());
+            if !validator.flags.is_empty() || validator.interactive {
+                part(validator.flags.join(" ").as_bytes());
+                part(if validator.interactive {
+                    b"interactive"
+                } else {
+                    b"output"
+                });
+            }
         }
         let digest = hasher.finalize();
         u64::from_le_bytes(
@@ -562,25 +578,86 @@ impl Files {
         Ok(statements)
     }
 
-    /// The single-file output validator, if there is one, checked against `validation`.
-    fn validator(&self, validation: Option<&str>) -> Result<Option<OutputValidator>, PackageError> {
-        let custom = match validation {
-            None => None,
-            Some("default") => Some(false),
-            Some("custom") => Some(true),
-            Some(other) => {
+    /// `validation` (legacy): `default` or `custom`, the latter possibly `interactive`.
+    fn validation(&self, validation: Option<&str>) -> Result<Validation, PackageError> {
+        let Some(text) = validation else {
+            return Ok(Validation {
+                custom: None,
+                interactive: false,
+            });
+        };
+        let mut words = text.split_whitespace();
+        let custom = match words.next() {
+            Some("default") => false,
+            Some("custom") => true,
+            _ => {
                 return Err(self.error(
                     "problem.yaml",
-                    format!("validation {other:?} is not supported (default or custom)"),
+                    format!("validation {text:?} must begin with default or custom"),
                 ));
             }
         };
-        let programs: Vec<&String> = self
-            .files
+        let mut interactive = false;
+        for word in words {
+            match (custom, word) {
+                (true, "interactive") => interactive = true,
+                (true, "score") => {
+                    return Err(self.error(
+                        "problem.yaml",
+                        format!(
+                            "validation {text:?}: score is not supported: a package scores by \
+                             its test groups (grundy.subtasks), not by a validator's score.txt"
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(self.error(
+                        "problem.yaml",
+                        format!(
+                            "validation {text:?} is not supported (default, custom or custom \
+                             interactive)"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(Validation {
+            custom: Some(custom),
+            interactive,
+        })
+    }
+
+    /// The programs under the output validators' folders (legacy and 2023-07 names).
+    fn validator_programs(&self) -> Vec<&String> {
+        self.files
             .keys()
             .filter(|p| p.starts_with("output_validators/") || p.starts_with("output_validator/"))
-            .collect();
+            .collect()
+    }
+
+    fn has_validator(&self) -> bool {
+        !self.validator_programs().is_empty()
+    }
+
+    /// The single-file output validator, if there is one, checked against `validation` (`custom`
+    /// when it says) and the problem's type: an interactive problem's validator is its
+    /// interactor, and it must have one.
+    fn validator(
+        &self,
+        custom: Option<bool>,
+        interactive: bool,
+        flags: Vec<String>,
+    ) -> Result<Option<OutputValidator>, PackageError> {
+        let programs = self.validator_programs();
         let path = match (&programs[..], custom) {
+            ([], _) if interactive => {
+                return Err(self.error(
+                    "problem.yaml",
+                    "an interactive problem needs its interactor: put it in output_validators/ \
+                     (or output_validator/ in the 2023-07 layout), as a program that talks with \
+                     the submission and exits with 42 (accepted) or 43 (wrong answer)",
+                ));
+            }
             ([], Some(true)) => {
                 return Err(self.error(
                     "problem.yaml",
@@ -595,7 +672,7 @@ impl Files {
                      to custom or remove the validator",
                 ));
             }
-            ([path], _) => path,
+            ([path], _) => *path,
             (many, _) => {
                 return Err(PackageError::Layout(format!(
                     "the output validator must be one source file, but there are {}: {}",
@@ -628,14 +705,19 @@ impl Files {
         Ok(Some(OutputValidator {
             file_name: file_name.to_string(),
             source: self.text(path)?.unwrap_or_default().to_string(),
+            flags,
+            interactive,
         }))
     }
 
+    /// How answers are checked, and the flags a custom validator is given: the package's
+    /// validator flags, which must be the same wherever they are set (the judge runs one
+    /// validator for the whole problem).
     fn checker(
         &self,
         validator_flags: Option<&str>,
         custom: bool,
-    ) -> Result<CheckerSpec, PackageError> {
+    ) -> Result<(CheckerSpec, Vec<String>), PackageError> {
         let mut settings = Vec::new();
         if let Some(flags) = validator_flags {
             settings.push(("problem.yaml".to_string(), flags.to_string()));
@@ -648,15 +730,37 @@ impl Files {
                 }
             }
         }
+        if custom {
+            let mut chosen: Option<(&str, Vec<String>)> = None;
+            for (path, flags) in &settings {
+                let this: Vec<String> = flags.split_whitespace().map(str::to_owned).collect();
+                if this.is_empty() {
+                    continue;
+                }
+                match &chosen {
+                    Some((other, first)) if *first != this => {
+                        return Err(self.error(
+                            path,
+                            format!(
+                                "sets the validator flags differently from {}: one setting \
+                                 must hold for the whole problem",
+                                self.shown(other)
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => chosen = Some((path, this)),
+                }
+            }
+            let checker = CheckerSpec {
+                kind: CheckerKind::Custom,
+                case_sensitive: true,
+                line_answers: PLAIN_LINES.to_string(),
+            };
+            return Ok((checker, chosen.map(|(_, flags)| flags).unwrap_or_default()));
+        }
         let mut case_sensitive: Option<(bool, &str)> = None;
         for (path, flags) in &settings {
-            if custom && !flags.trim().is_empty() {
-                return Err(self.error(
-                    path,
-                    "validator flags for a custom output validator are not supported: it is \
-                     run with the Kattis arguments only",
-                ));
-            }
             if let Some(flag) = flags.split_whitespace().find(|&f| f != "case_sensitive") {
                 return Err(self.error(
                     path,
@@ -683,15 +787,12 @@ impl Files {
                 None => case_sensitive = Some((this, path)),
             }
         }
-        Ok(CheckerSpec {
-            kind: if custom {
-                CheckerKind::Custom
-            } else {
-                CheckerKind::Tokens
-            },
-            case_sensitive: custom || case_sensitive.is_some_and(|(this, _)| this),
+        let checker = CheckerSpec {
+            kind: CheckerKind::Tokens,
+            case_sensitive: case_sensitive.is_some_and(|(this, _)| this),
             line_answers: PLAIN_LINES.to_string(),
-        })
+        };
+        Ok((checker, Vec::new()))
     }
 
     fn samples(&self) -> Result<Vec<Sample>, PackageError> {
@@ -1071,6 +1172,13 @@ fn slug_of(title: &str) -> String {
     }
     slug.truncate(48);
     slug.trim_end_matches('-').to_string()
+}
+
+/// What legacy `validation` says: `custom` or `default` (`None` when absent), and whether the
+/// problem is interactive.
+struct Validation {
+    custom: Option<bool>,
+    interactive: bool,
 }
 
 /// `problem.yaml`, as far as Grundy reads it; unknown keys are ignored, as the format asks.

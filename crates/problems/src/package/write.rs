@@ -17,6 +17,9 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 struct ProblemYamlOut<'a> {
     problem_format_version: &'static str,
     name: &'a BTreeMap<String, String>,
+    /// `interactive` for a package whose validator is its interactor; absent (pass-fail) else.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
     uuid: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     source: Option<&'a str>,
@@ -27,9 +30,10 @@ struct ProblemYamlOut<'a> {
 /// Writes `problem` as a package in the 2023-07 layout, inside a folder named by its slug, that
 /// [`read_zip`] reads back to the same problem: statements, samples, every test (generated, for
 /// a family problem) as `data/secret/<subtask>/NN.in|ans`, the limits, and our `grundy`
-/// extension (slug, version, difficulty, tags, subtask points). Case-sensitive comparison is
-/// written as `output_validator_flags` in `data/testdata.yaml`, where both the legacy and the
-/// 2023-07 formats read it.
+/// extension (slug, version, difficulty, tags, subtask points). Case-sensitive comparison, or a
+/// custom validator's flags, are written as `output_validator_flags` in `data/testdata.yaml`,
+/// where both the legacy and the 2023-07 formats read them; an uploaded interactive package
+/// goes out as it came, `type: interactive` with its interactor.
 ///
 /// A family problem whose answers are judged by the family's reference checker (several answers
 /// can be right) is refused: the checker is Rust code a package cannot carry, and a package
@@ -38,7 +42,7 @@ struct ProblemYamlOut<'a> {
 /// [`read_zip`]: super::read_zip
 pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
     let spec = &problem.spec;
-    if problem.is_interactive() {
+    if problem.play().is_some() {
         return Err(PackageError::NotExportable {
             slug: spec.slug.clone(),
             reason: "it is interactive: its referee is Rust code inside the judge that plays \
@@ -60,6 +64,7 @@ pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
     let yaml = ProblemYamlOut {
         problem_format_version: "2023-07",
         name: &spec.title,
+        kind: problem.interactor().map(|_| "interactive"),
         uuid: uuid_of(&spec.slug),
         source: spec.source.as_deref(),
         limits: Limits {
@@ -94,11 +99,21 @@ pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
         folder: &spec.slug,
     };
     out.add("problem.yaml", &yaml)?;
-    if spec.checker.kind == CheckerKind::Tokens && spec.checker.case_sensitive {
-        out.add(
-            "data/testdata.yaml",
-            "output_validator_flags: case_sensitive\n",
-        )?;
+    let flags = match problem.output_validator() {
+        Some(validator) => validator.flags.join(" "),
+        None if spec.checker.case_sensitive => "case_sensitive".to_owned(),
+        None => String::new(),
+    };
+    if !flags.is_empty() {
+        let testdata = serde_saphyr::to_string(&BTreeMap::from([(
+            "output_validator_flags",
+            flags.as_str(),
+        )]))
+        .map_err(|e| PackageError::NotExportable {
+            slug: spec.slug.clone(),
+            reason: format!("data/testdata.yaml cannot be written: {e}"),
+        })?;
+        out.add("data/testdata.yaml", &testdata)?;
     }
     for lang in problem.statement_languages() {
         let text = problem.statement(lang).unwrap_or_default();
