@@ -24,7 +24,9 @@ use crate::state::AppState;
 
 /// Uploads a problem package: a zip in the Kattis/ICPC layout (`problem.yaml`,
 /// `statement/problem.en.md`, `data/sample/*.in|.ans`, `data/secret/*.in|.ans`, optionally
-/// `output_validators/<name>/<one file>`). The slug is `grundy.slug` in problem.yaml or the
+/// `output_validators/<name>/<one file>`; with `type: interactive`, or `validation: custom
+/// interactive` in the legacy format, that validator is the interactor, run in a sandbox of its
+/// own and talking with the program). The slug is `grundy.slug` in problem.yaml or the
 /// archive's top folder. Uploading the same slug again makes a new version. A new problem is a
 /// draft until `POST /api/v1/problems/{slug}/publish`. Refused with 409 when the uploader's
 /// problems would take more than their quota (each counted as its zip plus its files unpacked).
