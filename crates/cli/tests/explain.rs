@@ -134,6 +134,90 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         "bipartite-placer-as-mover",
         Some("1 1\n.\n"),
     ),
+    (
+        "dag-game",
+        "dag-longest-path-parity.c",
+        "dag-longest-path-parity",
+        Some("3 3\n1 2\n1 3\n2 3\n"),
+    ),
+    (
+        "dag-game",
+        "dag-shortest-path-parity.cpp",
+        "dag-shortest-path-parity",
+        Some("4 4\n1 2\n1 3\n2 3\n3 4\n"),
+    ),
+    (
+        "dag-chess",
+        "dag-chess-xor-of-outcomes.cpp",
+        "dag-chess-xor-of-outcomes",
+        Some("3\n2 1 2\n1 2\n0\n2 0 1\n0\n"),
+    ),
+    (
+        "dag-chess",
+        "dag-chess-any-winning-token.py",
+        "dag-chess-any-winning-token",
+        Some("2\n1 1\n0\n2 0 0\n0\n"),
+    ),
+    (
+        "every-sg",
+        "every-sg-as-sum.c",
+        "every-sg-as-sum",
+        Some("2 1\n1 2\n1\n2 1 1\n"),
+    ),
+    (
+        "every-sg",
+        "every-sg-steps-swapped.cpp",
+        "every-sg-steps-swapped",
+        Some("4 4\n1 2\n1 4\n2 3\n3 4\n1\n2 1 2\n"),
+    ),
+    (
+        "christmas-game",
+        "christmas-ring-parity-swapped.cpp",
+        "christmas-ring-parity-swapped",
+        Some("1\n2 2\n1 2\n1 2\n"),
+    ),
+    (
+        "christmas-game",
+        "christmas-rings-as-paths.py",
+        "christmas-rings-as-paths",
+        Some("1\n2 2\n1 2\n1 2\n"),
+    ),
+    (
+        "kayles",
+        "kayles-as-nim.py",
+        "kayles-as-nim",
+        Some("1\n2 1 4\n"),
+    ),
+    (
+        "kayles",
+        "octal-no-split.c",
+        "octal-no-split",
+        Some("1\n1 3\n"),
+    ),
+    (
+        "dawsons-kayles",
+        "octal-as-nim.c",
+        "octal-as-nim",
+        Some("1\n1 1\n"),
+    ),
+    (
+        "dawsons-kayles",
+        "octal-no-split.cpp",
+        "octal-no-split",
+        Some("1\n1 4\n"),
+    ),
+    (
+        "dawsons-chess",
+        "octal-as-nim.py",
+        "octal-as-nim",
+        Some("1\n2 1 2\n"),
+    ),
+    (
+        "dawsons-chess",
+        "octal-no-split.py",
+        "octal-no-split",
+        Some("1\n1 5\n"),
+    ),
 ];
 
 const TOOLS: [&str; 3] = ["/usr/bin/gcc", "/usr/bin/g++", "/usr/bin/python3"];

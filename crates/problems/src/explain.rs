@@ -241,6 +241,20 @@ pub fn nim_sum_text(values: &[u64]) -> String {
     }
 }
 
+/// At most this many items of a list are written out in a certificate.
+pub const LISTED: usize = 12;
+
+/// The first [`LISTED`] of `items` joined by `separator`, and "…" after them when there are
+/// more: a certificate about a large game stays readable.
+pub fn listed(items: impl IntoIterator<Item = String>, separator: &str) -> String {
+    let mut items = items.into_iter();
+    let mut shown: Vec<String> = items.by_ref().take(LISTED).collect();
+    if items.next().is_some() {
+        shown.push("…".to_owned());
+    }
+    shown.join(separator)
+}
+
 /// What running the program on one input gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Attempt {

@@ -21,6 +21,11 @@ impl Problem {
     /// The family a problem names in its `problem.toml`.
     pub(crate) fn new(name: &'static str) -> Problem {
         let solver = families::by_name(name).unwrap_or_else(|| panic!("no family {name}"));
+        Problem::with(name, solver)
+    }
+
+    /// A family configured by a problem's `[game]` table, named for the messages.
+    pub(crate) fn with(name: &'static str, solver: Arc<dyn Solver>) -> Problem {
         assert!(solver.explainer().is_some(), "{name} explains");
         Problem { name, solver }
     }

@@ -7,6 +7,7 @@
 
 use super::octal_play::Heaps;
 use super::{at_most, lines, push_line, within};
+use crate::explain::{Certificate, Explain, LISTED, Misconception, listed, nim_sum_text};
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;
@@ -73,6 +74,7 @@ pub struct Octal {
     max_heap: u64,
     /// Every heap in `1..=computed_to`, grouped by value and ascending.
     by_value: Vec<Vec<u64>>,
+    mistakes: Mistakes,
     /// The game on small heaps, for people.
     board: Played<Heaps>,
 }
@@ -151,12 +153,15 @@ impl Octal {
             }
             by_value[value as usize].push(heap as u64);
         }
-        Ok(Octal {
+        let mut octal = Octal {
             board: Played(Heaps::new(code, analysis.values())),
             analysis,
             max_heap,
             by_value,
-        })
+            mistakes: Mistakes::default(),
+        };
+        octal.mistakes = Mistakes::new(&octal);
+        Ok(octal)
     }
 
     pub fn code(&self) -> &OctalCode {
@@ -353,6 +358,420 @@ impl Family for Octal {
 
     fn board(&self) -> Option<&dyn Board> {
         Some(&self.board)
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
+        Some(self)
+    }
+}
+
+const KAYLES_AS_NIM: Misconception = Misconception {
+    id: "kayles-as-nim",
+    title: "Kayles played as Nim",
+    text: "The program xors the heap sizes, as in Nim. But a Kayles move removes only one or two \
+           counters, and may split the rest of the heap in two, so a heap of n is worth its \
+           Grundy value G(n), not n: G(4) = 1, so heaps of 1 and 4 cancel (1 ⊕ 1 = 0) and the \
+           first player loses, though 1 ⊕ 4 ≠ 0. Compute G(n) as the mex of the values of what \
+           one move can leave from a heap of n (two heaps left are worth the xor of their \
+           values), and xor the heaps' values.",
+};
+
+const OCTAL_AS_NIM: Misconception = Misconception {
+    id: "octal-as-nim",
+    title: "Played as Nim",
+    text: "The program xors the heap sizes, as in Nim, where a move takes any number of \
+           counters from a heap. Here a move removes only the amounts the rules allow and may \
+           leave nothing, one heap or two, so a heap of n counters is worth its Grundy value \
+           G(n), which in general is not n. Compute G(n) as the mex of the values of what one \
+           move can leave from a heap of n (two heaps left are worth the xor of their values), \
+           and xor the heaps' values.",
+};
+
+const NO_SPLIT: Misconception = Misconception {
+    id: "octal-no-split",
+    title: "Splitting a heap left out",
+    text: "The program computes the heaps' values with only the moves that leave nothing or one \
+           smaller heap, and leaves out the moves that split the rest of a heap into two heaps. \
+           Those moves change the values: in Kayles a heap of 3 is won by taking the middle \
+           counter, which leaves two heaps of 1 that cancel, though every move that leaves one \
+           heap leaves the opponent a heap to take whole. Every option counts towards the mex \
+           that gives G(n), and two heaps left are worth the xor of their values.",
+};
+
+/// The wrong strategies that tell apart from the reference on a code's small games.
+#[derive(Debug, Default)]
+struct Mistakes {
+    /// The values of the code without its moves that split a heap, when leaving them out
+    /// changes an answer.
+    no_split: Option<Analysis>,
+    misconceptions: &'static [Misconception],
+}
+
+impl Mistakes {
+    fn new(octal: &Octal) -> Mistakes {
+        let code = octal.code();
+        // The same code with the digit 4 (split into two heaps) taken out of every digit.
+        let split_free = code
+            .splits()
+            .then(|| {
+                let digits: String = code
+                    .digits()
+                    .iter()
+                    .map(|d| char::from(b'0' + (d & 3)))
+                    .collect();
+                format!("0.{digits}")
+                    .parse::<OctalCode>()
+                    .expect("digits of a code")
+            })
+            .filter(|split_free| split_free.reach() > 0)
+            .map(|split_free| {
+                Analysis::run(&split_free, DEFAULT_UPTO, |_| ControlFlow::Continue(()))
+            });
+        let games = octal.small_games();
+        let right: Vec<bool> = games.iter().map(|g| octal.first_wins(g)).collect();
+        let nim: Vec<bool> = games.iter().map(|g| as_nim(g)).collect();
+        let as_nim_tells = nim != right;
+        let no_split = split_free.filter(|values| {
+            let answers: Option<Vec<bool>> =
+                games.iter().map(|g| without_splits(values, g)).collect();
+            answers.is_some_and(|a| {
+                a != right && !(as_nim_tells && a == nim) && a.iter().any(|&w| w != right[0])
+            })
+        });
+        let kayles = code.to_string() == "0.77";
+        let misconceptions: &'static [Misconception] =
+            match (as_nim_tells, no_split.is_some(), kayles) {
+                (true, true, true) => &[KAYLES_AS_NIM, NO_SPLIT],
+                (true, false, true) => &[KAYLES_AS_NIM],
+                (true, true, false) => &[OCTAL_AS_NIM, NO_SPLIT],
+                (true, false, false) => &[OCTAL_AS_NIM],
+                (false, true, _) => &[NO_SPLIT],
+                (false, false, _) => &[],
+            };
+        Mistakes {
+            no_split,
+            misconceptions,
+        }
+    }
+}
+
+/// Nim's answer: the xor of the heap sizes.
+fn as_nim(heaps: &[u64]) -> bool {
+    heaps.iter().fold(0, |x, &h| x ^ h) != 0
+}
+
+/// The answer by the values of the code without its splitting moves; `None` beyond their range.
+fn without_splits(values: &Analysis, heaps: &[u64]) -> Option<bool> {
+    heaps
+        .iter()
+        .try_fold(0, |x, &h| values.value(h).ok().map(|v| x ^ v))
+        .map(|x| x != 0)
+}
+
+/// One move on one heap: what it removes and what it leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Move {
+    /// The whole heap of `k`.
+    All { k: u64 },
+    /// `k` counters, the rest staying one heap.
+    Take { k: u64, heap: u64 },
+    /// `k` counters, the rest split in two heaps.
+    Split { k: u64, heap: u64, a: u64, b: u64 },
+}
+
+impl Move {
+    /// The heaps the move leaves.
+    fn left(self) -> Vec<u64> {
+        match self {
+            Move::All { .. } => Vec::new(),
+            Move::Take { k, heap } => vec![heap - k],
+            Move::Split { a, b, .. } => vec![a, b],
+        }
+    }
+
+    fn text(self) -> (String, String) {
+        let counters = |k: u64| {
+            if k == 1 {
+                "1 counter".to_owned()
+            } else {
+                format!("{k} counters")
+            }
+        };
+        match self {
+            Move::All { k } => (
+                format!("Removing the whole heap of {k}"),
+                format!("Lấy cả đống {k} viên"),
+            ),
+            Move::Take { k, heap } => (
+                format!("Removing {} from the heap of {heap}", counters(k)),
+                format!("Lấy {k} viên từ đống {heap} viên"),
+            ),
+            Move::Split { k, heap, a, b } => (
+                format!(
+                    "Removing {} from the heap of {heap} and splitting the rest into heaps of \
+                     {a} and {b}",
+                    counters(k)
+                ),
+                format!(
+                    "Lấy {k} viên từ đống {heap} viên và chia phần còn lại thành hai đống {a} \
+                     và {b} viên"
+                ),
+            ),
+        }
+    }
+}
+
+impl Octal {
+    /// Every move from a heap of `n` (splits only as far as the values are computed: enough,
+    /// since beyond a period a split's value repeats one with a smaller part).
+    fn moves(&self, n: u64) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for (k, &d) in (1u64..).zip(self.code().digits()) {
+            if d & 1 != 0 && n == k {
+                moves.push(Move::All { k });
+            }
+            if d & 2 != 0 && n > k {
+                moves.push(Move::Take { k, heap: n });
+            }
+            if d & 4 != 0 && n >= k + 2 {
+                let rest = n - k;
+                let upto = (rest / 2).min(self.analysis.computed_to());
+                moves.extend((1..=upto).map(|a| Move::Split {
+                    k,
+                    heap: n,
+                    a,
+                    b: rest - a,
+                }));
+            }
+        }
+        moves
+    }
+
+    /// `G(h)` in words: the mex written out for a small heap, the period used for one beyond
+    /// the computed values.
+    fn value_text(&self, h: u64) -> (String, String) {
+        let value = self.value(h);
+        let moves = self.moves(h);
+        if h <= 12 && moves.len() <= LISTED {
+            let (names, values): (Vec<String>, Vec<String>) = moves
+                .iter()
+                .map(|m| {
+                    let left = m.left();
+                    let names: Vec<String> = left.iter().map(|&l| format!("G({l})")).collect();
+                    let total = left.iter().fold(0, |x, &l| x ^ self.value(l));
+                    (
+                        if names.is_empty() {
+                            "G(0)".to_owned()
+                        } else {
+                            names.join(" ⊕ ")
+                        },
+                        total.to_string(),
+                    )
+                })
+                .unzip();
+            let text = format!(
+                "G({h}) = mex{{{}}} = mex{{{}}} = {value}",
+                names.join(", "),
+                values.join(", ")
+            );
+            return (text.clone(), text);
+        }
+        match self.analysis.periodicity {
+            Some(p) if h > self.analysis.computed_to() => {
+                let r = p.reduce(h);
+                (
+                    format!(
+                        "G({h}) = G({r}) = {value}, as G(n + {}) = G(n) for every n ≥ {}",
+                        p.period, p.preperiod
+                    ),
+                    format!(
+                        "G({h}) = G({r}) = {value}, vì G(n + {}) = G(n) với mọi n ≥ {}",
+                        p.period, p.preperiod
+                    ),
+                )
+            }
+            _ => {
+                let text = format!("G({h}) = {value}");
+                (text.clone(), text)
+            }
+        }
+    }
+
+    /// A move from one of `heaps` that leaves them worth 0 together, when they are not.
+    fn winning_move(&self, heaps: &[u64]) -> Option<(usize, Move)> {
+        let sum = heaps.iter().fold(0, |x, &h| x ^ self.value(h));
+        heaps.iter().enumerate().find_map(|(i, &h)| {
+            let want = self.value(h) ^ sum;
+            if sum == 0 || want >= self.value(h) {
+                return None;
+            }
+            self.moves(h)
+                .into_iter()
+                .find(|m| m.left().iter().fold(0, |x, &l| x ^ self.value(l)) == want)
+                .map(|m| (i, m))
+        })
+    }
+}
+
+impl Explain for Octal {
+    type Game = Vec<u64>;
+
+    fn small_games(&self) -> Vec<Vec<u64>> {
+        // One heap up to 30, two or three up to 10 each: about 300 games in one input.
+        let mut games: Vec<Vec<u64>> = (1..=30).map(|a| vec![a]).collect();
+        for a in 1..=10u64 {
+            for b in a..=10 {
+                games.push(vec![a, b]);
+                games.extend((b..=10).map(|c| vec![a, b, c]));
+            }
+        }
+        games.retain(|g| g.iter().all(|&h| h <= self.max_heap));
+        games.sort_by_key(|g| self.size(g));
+        games
+    }
+
+    fn random_game(&self, rng: &mut TestRng) -> Vec<u64> {
+        let k = rng.random_range(1..=4);
+        (0..k)
+            .map(|_| rng.random_range(1..=self.max_heap.min(40)))
+            .collect()
+    }
+
+    fn games_per_input(&self) -> usize {
+        MAX_GAMES as usize
+    }
+
+    fn input_of(&self, games: &[Vec<u64>]) -> Input {
+        Input {
+            games: games.to_vec(),
+        }
+    }
+
+    fn games_of(&self, input: &Input) -> Vec<Vec<u64>> {
+        input.games.clone()
+    }
+
+    fn answer(&self, game: &Vec<u64>) -> String {
+        word(self.first_wins(game)).to_owned()
+    }
+
+    fn size(&self, game: &Vec<u64>) -> u64 {
+        let counters = game.iter().fold(0u64, |t, &h| t.saturating_add(h));
+        counters
+            .saturating_mul(16)
+            .saturating_add(game.len() as u64)
+    }
+
+    fn shrink(&self, game: &Vec<u64>) -> Vec<Vec<u64>> {
+        let mut smaller = Vec::new();
+        for i in 0..game.len() {
+            if game.len() > 1 {
+                let mut fewer = game.clone();
+                fewer.remove(i);
+                smaller.push(fewer);
+            }
+            for less in [game[i] / 2, game[i] - 1] {
+                if (1..game[i]).contains(&less) {
+                    let mut lower = game.clone();
+                    lower[i] = less;
+                    smaller.push(lower);
+                }
+            }
+        }
+        smaller.sort_by(|a, b| (self.size(a), a).cmp(&(self.size(b), b)));
+        smaller.dedup();
+        smaller
+    }
+
+    fn certificate(&self, game: &Vec<u64>) -> Certificate {
+        let code = self.code();
+        let values: Vec<u64> = game.iter().map(|&h| u64::from(self.value(h))).collect();
+        let known = self.analysis.computed_to().min(12);
+        let sequence = listed((1..=known).map(|h| self.value(h).to_string()), ", ");
+        let mut distinct = game.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let each: Vec<(String, String)> = distinct.iter().map(|&h| self.value_text(h)).collect();
+        let each_en = listed(each.iter().map(|(en, _)| en.clone()), "; ");
+        let each_vi = listed(each.iter().map(|(_, vi)| vi.clone()), "; ");
+        let names = listed(game.iter().map(|h| format!("G({h})")), " ⊕ ");
+        let rule_en = format!(
+            "A heap of n counters is worth G(n), the mex (the smallest non-negative integer not \
+             among them) of the values of what one move can leave from it, two heaps left being \
+             worth the xor of their values; the heaps of a game add up as in Nim. The \
+             nim-sequence of {code} begins G(1), …, G({known}) = {sequence}. Here {each_en}. The \
+             nim-sum is {names} = {}",
+            nim_sum_text(&values)
+        );
+        let rule_vi = format!(
+            "Một đống n viên có giá trị G(n), là mex (số tự nhiên nhỏ nhất không nằm trong tập) \
+             của giá trị những gì một nước đi có thể để lại từ đống đó, hai đống để lại có giá \
+             trị bằng xor giá trị của chúng; các đống trong một ván cộng lại như trong Nim. Dãy \
+             giá trị của {code} bắt đầu bằng G(1), …, G({known}) = {sequence}. Ở đây {each_vi}. \
+             Tổng nim là {names} = {}",
+            nim_sum_text(&values)
+        );
+        let Some((i, m)) = self.winning_move(game) else {
+            return Certificate {
+                en: format!(
+                    "Nam (the second player) wins. {rule_en}. Every move changes one heap into \
+                     what is worth another value (G(n) differs from the value of everything a \
+                     move leaves from n), so Hoa leaves a non-zero nim-sum, and Nam can always \
+                     make it 0 again, until Hoa cannot move."
+                ),
+                vi: format!(
+                    "Nam (người đi sau) thắng. {rule_vi}. Mỗi nước đi biến một đống thành thứ có \
+                     giá trị khác (G(n) khác giá trị của mọi thứ một nước đi để lại từ n), nên \
+                     Hoa để lại tổng nim khác 0, và Nam luôn đưa được tổng nim về 0, cho đến khi \
+                     Hoa không còn nước đi."
+                ),
+            };
+        };
+        let mut left: Vec<u64> = game.clone();
+        left.remove(i);
+        left.extend(m.left());
+        let (move_en, move_vi) = m.text();
+        let (leaves_en, leaves_vi) = if left.is_empty() {
+            (
+                "leaves no counters, and Nam cannot move".to_owned(),
+                "không còn viên nào, và Nam không đi được".to_owned(),
+            )
+        } else {
+            let after: Vec<u64> = left.iter().map(|&h| u64::from(self.value(h))).collect();
+            let heaps = listed(left.iter().map(u64::to_string), ", ");
+            (
+                format!(
+                    "leaves the heaps {heaps}, worth {}: lost for Nam, as every move changes \
+                     one heap's value and so the nim-sum, and Hoa makes it 0 again",
+                    nim_sum_text(&after)
+                ),
+                format!(
+                    "để lại các đống {heaps}, có tổng nim {}: thế thua cho Nam, vì mỗi nước đi \
+                     thay đổi giá trị của một đống nên thay đổi tổng nim, và Hoa lại đưa nó về 0",
+                    nim_sum_text(&after)
+                ),
+            )
+        };
+        Certificate {
+            en: format!("Hoa (the first player) wins. {rule_en} ≠ 0. {move_en} {leaves_en}."),
+            vi: format!("Hoa (người đi trước) thắng. {rule_vi} ≠ 0. {move_vi}, {leaves_vi}."),
+        }
+    }
+
+    fn misconceptions(&self) -> &'static [Misconception] {
+        self.mistakes.misconceptions
+    }
+
+    fn misconceived(&self, id: &str, game: &Vec<u64>) -> Option<String> {
+        if !self.mistakes.misconceptions.iter().any(|m| m.id == id) {
+            return None;
+        }
+        let first_wins = match id {
+            "kayles-as-nim" | "octal-as-nim" => as_nim(game),
+            "octal-no-split" => without_splits(self.mistakes.no_split.as_ref()?, game)?,
+            _ => return None,
+        };
+        Some(word(first_wins).to_owned())
     }
 }
 
@@ -576,6 +995,256 @@ pub fn statement(family: &Octal, title: &str, lang: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::explain::testing::Problem;
+    use std::collections::HashSet;
+    use std::sync::Arc;
+
+    fn problem(name: &'static str, code: &str) -> Problem {
+        Problem::with(name, Arc::new(Octal::new(code, DEFAULT_UPTO).unwrap()))
+    }
+
+    /// A program answering each game of the input by `first_wins(heaps)`.
+    fn program(first_wins: impl Fn(&[u64]) -> bool) -> impl Fn(&str) -> String {
+        move |input: &str| {
+            let mut out = String::new();
+            for line in input.lines().skip(1) {
+                let heaps: Vec<u64> = line
+                    .split_whitespace()
+                    .skip(1)
+                    .map(|t| t.parse().unwrap())
+                    .collect();
+                out.push_str(if first_wins(&heaps) {
+                    "First\n"
+                } else {
+                    "Second\n"
+                });
+            }
+            out
+        }
+    }
+
+    /// G(0..=n) from the statement's words: removing k counters (digit d_k) may leave nothing
+    /// (1, when the heap had k), one heap (2) or, when `splits`, two non-empty heaps (4).
+    fn by_rules(code: &str, n: usize, splits: bool) -> Vec<u64> {
+        let digits: Vec<u32> = code[2..].chars().map(|c| c.to_digit(8).unwrap()).collect();
+        let mut g = vec![0u64; n + 1];
+        for h in 1..=n {
+            let mut seen = HashSet::new();
+            for (k, &d) in (1..=h).zip(&digits) {
+                if d & 1 != 0 && h == k {
+                    seen.insert(0);
+                }
+                if d & 2 != 0 && h > k {
+                    seen.insert(g[h - k]);
+                }
+                if splits && d & 4 != 0 {
+                    for a in 1..h - k {
+                        seen.insert(g[a] ^ g[h - k - a]);
+                    }
+                }
+            }
+            g[h] = (0..).find(|x| !seen.contains(x)).unwrap();
+        }
+        g
+    }
+
+    fn by_values(code: &'static str, splits: bool) -> impl Fn(&[u64]) -> bool {
+        move |heaps: &[u64]| {
+            let g = by_rules(code, *heaps.iter().max().unwrap() as usize, splits);
+            heaps.iter().fold(0, |x, &h| x ^ g[h as usize]) != 0
+        }
+    }
+
+    fn nim(heaps: &[u64]) -> bool {
+        heaps.iter().fold(0, |x, h| x ^ h) != 0
+    }
+
+    const GAMES: [(&str, &str); 3] = [
+        ("kayles", "0.77"),
+        ("dawsons-kayles", "0.07"),
+        ("dawsons-chess", "0.137"),
+    ];
+
+    #[test]
+    fn explanations_are_sound() {
+        for (name, code) in GAMES {
+            problem(name, code).assert_sound();
+        }
+        let ids = |code: &str| -> Vec<&str> {
+            let family = Octal::new(code, DEFAULT_UPTO).unwrap();
+            Explain::misconceptions(&family)
+                .iter()
+                .map(|m| m.id)
+                .collect()
+        };
+        assert_eq!(ids("0.77"), ["kayles-as-nim", "octal-no-split"]);
+        assert_eq!(ids("0.07"), ["octal-as-nim", "octal-no-split"]);
+        assert_eq!(ids("0.137"), ["octal-as-nim", "octal-no-split"]);
+        // Taking one to three counters: no split to leave out.
+        assert_eq!(ids("0.333"), ["octal-as-nim"]);
+        problem("take-three", "0.333").assert_sound();
+        // Nim itself on heaps up to 40: nothing tells it apart.
+        assert_eq!(ids(&format!("0.{}", "3".repeat(32))), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn the_rules_are_right() {
+        for (name, code) in GAMES {
+            problem(name, code).assert_right(&program(by_values(code, true)));
+        }
+    }
+
+    #[test]
+    fn nim_is_named_where_a_value_is_not_the_heap() {
+        // Kayles: G(1) = 1 and G(4) = 1 cancel; Dawson's Kayles: a heap of 1 has no move;
+        // Dawson's chess: G(1) = G(2) = 1 cancel.
+        for ((name, code), id, position) in [
+            (GAMES[0], "kayles-as-nim", "1\n2 1 4\n"),
+            (GAMES[1], "octal-as-nim", "1\n1 1\n"),
+            (GAMES[2], "octal-as-nim", "1\n2 1 2\n"),
+        ] {
+            let found = problem(name, code).assert_named(id, &program(nim));
+            assert_eq!(found.position, position, "{name}");
+            assert_eq!(
+                (found.expected.as_str(), found.got.as_str()),
+                ("Second", "First"),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn leaving_out_splits_is_named_at_the_first_heap_a_split_decides() {
+        // Kayles: 3 is won by taking the middle one (1, 1 left), lost without splits (0.33:
+        // n mod 3). Dawson's Kayles: 4 is won by taking the middle two; Dawson's chess: 5 by
+        // taking three from the middle.
+        for ((name, code), position) in [
+            (GAMES[0], "1\n1 3\n"),
+            (GAMES[1], "1\n1 4\n"),
+            (GAMES[2], "1\n1 5\n"),
+        ] {
+            let found = problem(name, code)
+                .assert_named("octal-no-split", &program(by_values(code, false)));
+            assert_eq!(found.position, position, "{name}");
+            assert_eq!(
+                (found.expected.as_str(), found.got.as_str()),
+                ("First", "Second"),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn certificates_give_the_values_and_a_move_in_the_rules_words() {
+        let k = kayles();
+        // G(1..=4) = 1, 2, 3, 1: from 4 a move leaves 3, 1 + 2, 2 or 1 + 1.
+        let win = k.certificate(&vec![4]);
+        for part in [
+            "Hoa (the first player) wins.",
+            "G(1), …, G(12) = 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4",
+            "G(4) = mex{G(3), G(1) ⊕ G(2), G(2), G(1) ⊕ G(1)} = mex{3, 3, 2, 0} = 1",
+            "The nim-sum is G(4) = 1 ≠ 0",
+            "Removing 2 counters from the heap of 4 and splitting the rest into heaps of 1 and 1 \
+             leaves the heaps 1, 1, worth 1 ⊕ 1 = 0: lost for Nam",
+        ] {
+            assert!(win.en.contains(part), "{part}: {}", win.en);
+        }
+        assert!(
+            win.vi.contains(
+                "Lấy 2 viên từ đống 4 viên và chia phần còn lại thành hai đống 1 và 1 viên"
+            ),
+            "{}",
+            win.vi
+        );
+        // G(3) ⊕ G(5) = 3 ⊕ 4 = 7: the heap of 5 must go to value 3, and 5 − 2 = 3 does.
+        let take = k.certificate(&vec![3, 5]);
+        assert!(
+            take.en.contains(
+                "Removing 2 counters from the heap of 5 leaves the heaps 3, 3, worth 3 ⊕ 3 = 0"
+            ),
+            "{}",
+            take.en
+        );
+        assert!(
+            take.vi
+                .contains("Lấy 2 viên từ đống 5 viên, để lại các đống 3, 3"),
+            "{}",
+            take.vi
+        );
+        let lose = k.certificate(&vec![1, 4]);
+        assert!(
+            lose.en.starts_with("Nam (the second player) wins."),
+            "{}",
+            lose.en
+        );
+        assert!(
+            lose.en.contains("The nim-sum is G(1) ⊕ G(4) = 1 ⊕ 1 = 0."),
+            "{}",
+            lose.en
+        );
+        assert!(
+            lose.en.contains("G(1) = mex{G(0)} = mex{0} = 1"),
+            "{}",
+            lose.en
+        );
+        // Beyond the values computed, the period: 10^18 ≡ 76 (mod 12), and 76 ≥ 71.
+        let huge = k.certificate(&vec![1_000_000_000_000_000_000]);
+        assert!(
+            huge.en.contains(
+                "G(1000000000000000000) = G(76) = 1, as G(n + 12) = G(n) for every n ≥ 71"
+            ),
+            "{}",
+            huge.en
+        );
+        // Taking a heap whole, in Dawson's chess: a heap of 2.
+        let chess = Octal::new("0.137", DEFAULT_UPTO).unwrap();
+        let two = chess.certificate(&vec![2]);
+        assert!(
+            two.en
+                .contains("Removing the whole heap of 2 leaves no counters, and Nam cannot move"),
+            "{}",
+            two.en
+        );
+    }
+
+    #[test]
+    fn winning_moves_leave_lost_games() {
+        let huge = 1_000_000_000_000_000_000;
+        for (_, code) in GAMES {
+            let family = Octal::new(code, DEFAULT_UPTO).unwrap();
+            let mut games = family.small_games();
+            games.extend([vec![huge], vec![huge, huge - 1, 7]]);
+            for game in games {
+                match family.winning_move(&game) {
+                    None => assert!(!family.first_wins(&game), "{code} {game:?}"),
+                    Some((i, m)) => {
+                        let mut left = game.clone();
+                        left.remove(i);
+                        left.extend(m.left());
+                        assert!(!family.first_wins(&left), "{code} {game:?} {m:?}");
+                        let taken = match m {
+                            Move::All { k } => k,
+                            Move::Take { k, .. } | Move::Split { k, .. } => k,
+                        };
+                        let total = |g: &[u64]| g.iter().sum::<u64>();
+                        assert_eq!(total(&game) - total(&left), taken);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shrinking_drops_or_halves_a_heap() {
+        let k = kayles();
+        assert_eq!(
+            k.shrink(&vec![2, 5]),
+            // By counters, then heaps: 2 (2), 2 + 2 (4), 5 (5), 1 + 5 and 2 + 4 (6).
+            vec![vec![2], vec![2, 2], vec![5], vec![1, 5], vec![2, 4]]
+        );
+        assert!(k.shrink(&vec![1]).is_empty());
+    }
 
     fn kayles() -> Octal {
         Octal::new("0.77", DEFAULT_UPTO).unwrap()
