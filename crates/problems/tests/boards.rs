@@ -68,6 +68,7 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "bash",
         "green-hackenbush",
         "green-hackenbush-multi",
+        "dag-game",
         "kayles",
         "dawsons-kayles",
         "dawsons-chess",

@@ -4,7 +4,9 @@ use super::{
     at_most, edge_on_a_cycle, push_line, random_forward_edges, read_edges, small_dags, within,
 };
 use crate::explain::{Certificate, Explain, Misconception, listed};
+use super::dag_play::DagPlay;
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::Outcome;
@@ -168,6 +170,11 @@ impl Family for DagGame {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// A coin on a DAG on a page: the interactive problem's game, from any start vertex.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(DagPlay))
     }
 }
 
