@@ -105,6 +105,12 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         Some("3\n0\n"),
     ),
     (
+        "k-multiple-subtraction",
+        "k-multiple-linear-recurrence.py",
+        "k-multiple-linear-recurrence",
+        Some("1\n8 3\n"),
+    ),
+    (
         "green-hackenbush",
         "hackenbush-edge-parity.py",
         "hackenbush-edge-parity",

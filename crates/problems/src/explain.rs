@@ -241,6 +241,20 @@ pub fn nim_sum_text(values: &[u64]) -> String {
     }
 }
 
+/// At most this many items of a list are written out in a certificate.
+const LISTED: usize = 12;
+
+/// The first [`LISTED`] of `items` joined by `separator`, and "…" after them when there are more.
+pub fn listed(items: impl IntoIterator<Item = String>, separator: &str) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    let mut text = items[..items.len().min(LISTED)].join(separator);
+    if items.len() > LISTED {
+        text.push_str(separator);
+        text.push('…');
+    }
+    text
+}
+
 /// What running the program on one input gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Attempt {

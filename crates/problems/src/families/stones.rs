@@ -1,7 +1,7 @@
 //! Stones (AtCoder Educational DP Contest K): `N K`, then the move set `a_1 < … < a_N`.
 
 use super::{at_most, push_line, within};
-use crate::explain::{Certificate, Explain, Misconception};
+use crate::explain::{Certificate, Explain, Misconception, listed};
 use crate::family::{CrossCheck, Family};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -201,20 +201,6 @@ const SUM_PARITY: Misconception = Misconception {
            winning exactly when some move reaches a losing count (0 is losing: no move is left), \
            and a table of the counts 0, 1, …, K built in that order decides the game.",
 };
-
-/// At most this many items of a list are written out in a certificate.
-const LISTED: usize = 12;
-
-/// The first [`LISTED`] of `items` joined by `separator`, and "…" after them when there are more.
-fn listed(items: impl IntoIterator<Item = String>, separator: &str) -> String {
-    let items: Vec<String> = items.into_iter().collect();
-    let mut text = items[..items.len().min(LISTED)].join(separator);
-    if items.len() > LISTED {
-        text.push_str(separator);
-        text.push('…');
-    }
-    text
-}
 
 impl Explain for Stones {
     type Game = Input;
