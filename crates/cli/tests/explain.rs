@@ -140,6 +140,12 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         "bipartite-placer-as-mover",
         Some("1 1\n.\n"),
     ),
+    (
+        "vika",
+        "vika-nearest-friend.c",
+        "vika-nearest-friend",
+        Some("1\n1 3 2\n1 1\n1 2\n1 3\n"),
+    ),
 ];
 
 const TOOLS: [&str; 3] = ["/usr/bin/gcc", "/usr/bin/g++", "/usr/bin/python3"];
