@@ -141,6 +141,18 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         Some("1 1\n.\n"),
     ),
     (
+        "stick-game",
+        "sum-parity.cpp",
+        "sum-parity",
+        Some("2 1\n2\n"),
+    ),
+    (
+        "stick-game",
+        "stick-game-as-bash.py",
+        "stick-game-as-bash",
+        Some("2 1\n2\n"),
+    ),
+    (
         "vika",
         "vika-nearest-friend.c",
         "vika-nearest-friend",

@@ -235,11 +235,19 @@ fn distance(a: (u32, u32), b: (u32, u32)) -> u32 {
 }
 
 fn parity_en(value: u32) -> &'static str {
-    if value.is_multiple_of(2) { "even" } else { "odd" }
+    if value.is_multiple_of(2) {
+        "even"
+    } else {
+        "odd"
+    }
 }
 
 fn parity_vi(value: u32) -> &'static str {
-    if value.is_multiple_of(2) { "chẵn" } else { "lẻ" }
+    if value.is_multiple_of(2) {
+        "chẵn"
+    } else {
+        "lẻ"
+    }
 }
 
 impl Explain for Vika {
