@@ -141,6 +141,12 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         Some("1 1\n.\n"),
     ),
     (
+        "parigame",
+        "parigame-whole-row-sums.cpp",
+        "parigame-whole-row-sums",
+        Some("1\n2\n2 1\n1 1\n"),
+    ),
+    (
         "stick-game",
         "sum-parity.cpp",
         "sum-parity",
