@@ -147,6 +147,12 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         Some("1\n2\n2 1\n1 1\n"),
     ),
     (
+        "spc4",
+        "spc4-front-end.py",
+        "spc4-front-end",
+        Some("2 0 0\n-1 0\n"),
+    ),
+    (
         "stick-game",
         "sum-parity.cpp",
         "sum-parity",
