@@ -105,6 +105,12 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         Some("3\n0\n"),
     ),
     (
+        "k-multiple-subtraction",
+        "k-multiple-linear-recurrence.py",
+        "k-multiple-linear-recurrence",
+        Some("1\n8 3\n"),
+    ),
+    (
         "green-hackenbush",
         "hackenbush-edge-parity.py",
         "hackenbush-edge-parity",
@@ -217,6 +223,36 @@ const MISCONCEPTIONS: &[(&str, &str, &str, Option<&str>)] = &[
         "octal-no-split.py",
         "octal-no-split",
         Some("1\n1 5\n"),
+    ),
+    (
+        "parigame",
+        "parigame-whole-row-sums.cpp",
+        "parigame-whole-row-sums",
+        Some("1\n2\n2 1\n1 1\n"),
+    ),
+    (
+        "spc4",
+        "spc4-front-end.py",
+        "spc4-front-end",
+        Some("2 0 0\n-1 0\n"),
+    ),
+    (
+        "stick-game",
+        "sum-parity.cpp",
+        "sum-parity",
+        Some("2 1\n2\n"),
+    ),
+    (
+        "stick-game",
+        "stick-game-as-bash.py",
+        "stick-game-as-bash",
+        Some("2 1\n2\n"),
+    ),
+    (
+        "vika",
+        "vika-nearest-friend.c",
+        "vika-nearest-friend",
+        Some("1\n1 3 2\n1 1\n1 2\n1 3\n"),
     ),
 ];
 

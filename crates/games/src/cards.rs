@@ -22,35 +22,79 @@ impl Verdict {
     }
 }
 
-/// The tutorial's dynamic programme: `best[i][a][b]` is the most the mover can score from the
-/// first `i` cards when the mover holds `a` tokens and the opponent `b`. Taking `x + 1` cards
-/// leaves the first `i - x - 1`, with the roles swapped.
+/// The tutorial's dynamic programme: the most the first player can score.
+pub fn first_player_score(values: &[i64], first_tokens: usize, second_tokens: usize) -> i64 {
+    Scores::new(values, first_tokens, second_tokens).best(values.len(), first_tokens, second_tokens)
+}
+
+/// The tutorial's dynamic programme, every state kept: `best[i][a][b]` is the most the mover can
+/// score from the first `i` cards when the mover holds `a` tokens and the opponent `b`. Taking
+/// `x + 1` cards leaves the first `i - x - 1`, with the roles swapped.
 ///
 /// Tokens beyond `n - 1` can never be spent, so both counts are capped there first; that bounds
 /// the table by `n³` whatever the input's token counts.
-pub fn first_player_score(values: &[i64], first_tokens: usize, second_tokens: usize) -> i64 {
-    let n = values.len();
-    let cap = n.saturating_sub(1);
-    let (k, t) = (first_tokens.min(cap), second_tokens.min(cap));
-    let tokens = k.max(t) + 1;
-    let mut prefix = vec![0i64; n + 1];
-    for (i, &v) in values.iter().enumerate() {
-        prefix[i + 1] = prefix[i] + v;
-    }
-    let at = |i: usize, a: usize, b: usize| (i * tokens + a) * tokens + b;
-    let mut best = vec![0i64; (n + 1) * tokens * tokens];
-    for i in 1..=n {
-        for a in 0..tokens {
-            for b in 0..tokens {
-                let extra_max = a.min(i - 1);
-                best[at(i, a, b)] = (0..=extra_max)
-                    .map(|x| prefix[i] - best[at(i - x - 1, b, a - x)])
-                    .max()
-                    .expect("taking one card is always possible");
+#[derive(Debug)]
+pub struct Scores {
+    prefix: Vec<i64>,
+    /// Token counts are kept below this.
+    tokens: usize,
+    best: Vec<i64>,
+}
+
+impl Scores {
+    pub fn new(values: &[i64], first_tokens: usize, second_tokens: usize) -> Scores {
+        let n = values.len();
+        let cap = n.saturating_sub(1);
+        let tokens = first_tokens.max(second_tokens).min(cap) + 1;
+        let mut prefix = vec![0i64; n + 1];
+        for (i, &v) in values.iter().enumerate() {
+            prefix[i + 1] = prefix[i] + v;
+        }
+        let mut scores = Scores {
+            prefix,
+            tokens,
+            best: vec![0i64; (n + 1) * tokens * tokens],
+        };
+        for i in 1..=n {
+            for a in 0..tokens {
+                for b in 0..tokens {
+                    let extra_max = a.min(i - 1);
+                    let best = (0..=extra_max)
+                        .map(|x| scores.prefix[i] - scores.best(i - x - 1, b, a - x))
+                        .max()
+                        .expect("taking one card is always possible");
+                    let at = scores.at(i, a, b);
+                    scores.best[at] = best;
+                }
             }
         }
+        scores
     }
-    best[at(n, k, t)]
+
+    fn at(&self, cards: usize, mine: usize, theirs: usize) -> usize {
+        let cap = |t: usize| t.min(self.tokens - 1);
+        (cards * self.tokens + cap(mine)) * self.tokens + cap(theirs)
+    }
+
+    /// The most the mover scores from the first `cards` cards, holding `mine` tokens against
+    /// `theirs` (at most the counts the table was built for).
+    pub fn best(&self, cards: usize, mine: usize, theirs: usize) -> i64 {
+        self.best[self.at(cards, mine, theirs)]
+    }
+
+    /// The mover's score minus the opponent's from the first `cards` cards, both playing their
+    /// best.
+    pub fn lead(&self, cards: usize, mine: usize, theirs: usize) -> i64 {
+        2 * self.best(cards, mine, theirs) - self.prefix[cards]
+    }
+
+    /// What the mover's lead is when taking `extra + 1` cards from the first `cards` (spending
+    /// `extra` of `mine`), both playing their best afterwards.
+    pub fn lead_after(&self, cards: usize, mine: usize, theirs: usize, extra: usize) -> i64 {
+        let left = cards - extra - 1;
+        let taken = self.prefix[cards] - self.prefix[left];
+        taken - self.lead(left, theirs, mine - extra)
+    }
 }
 
 /// The verdict from the dynamic programme: compare the first player's score with the rest.
@@ -126,6 +170,22 @@ pub fn brute_force_verdict(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn leads_follow_the_moves() {
+        // The statement's 3 1 4 1 5, one token for the first player: taking 5, then 4, then 3
+        // scores 12 against 1 + 1; spending the token on 4 1 gives 10 against 4, and on 1 5
+        // first 7 against 7.
+        let scores = Scores::new(&[3, 1, 4, 1, 5], 1, 0);
+        assert_eq!(scores.lead(5, 1, 0), 10);
+        assert_eq!(scores.lead_after(5, 1, 0, 1), 0);
+        // One card left for the mover with no tokens: it is theirs.
+        assert_eq!(scores.lead(1, 0, 0), 3);
+        // Taking both of 4 6 with a token: 10 to 0.
+        assert_eq!(Scores::new(&[4, 6], 1, 0).lead_after(2, 1, 0, 1), 10);
+        // Taking only the 6: the opponent gets 4.
+        assert_eq!(Scores::new(&[4, 6], 1, 0).lead_after(2, 1, 0, 0), 2);
+    }
 
     #[test]
     fn hand_checked_positions() {

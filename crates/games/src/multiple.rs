@@ -35,6 +35,22 @@ pub fn smallest_winning_move_term_by_term(n: u64, k: u64) -> Option<u64> {
     greedy_over(&losing_sizes(k, n), n)
 }
 
+/// `n` as a sum of losing sizes taken greedily from the largest, largest first. Each term is more
+/// than `k` times the next, and a player allowed to take at most `limit` stones from a pile wins
+/// exactly when its smallest term is at most `limit`: taking it leaves a smallest term out of
+/// reach. A losing size is its own single term.
+pub fn decomposition(n: u64, k: u64) -> Vec<u64> {
+    let mut terms = Vec::new();
+    let mut rest = n;
+    for &size in losing_sizes(k, n).iter().rev() {
+        if size <= rest {
+            terms.push(size);
+            rest -= size;
+        }
+    }
+    terms
+}
+
 /// Seed 001's greedy over an explicit list of losing sizes reaching at least `n`.
 fn greedy_over(losing: &[u64], n: u64) -> Option<u64> {
     if losing.contains(&n) {
@@ -275,6 +291,39 @@ mod tests {
                 }
                 if let Some(loses) = closed_form_loses(n, k) {
                     assert_eq!(loses, reference.is_none(), "n = {n}, k = {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decompositions_decide_every_small_position() {
+        // A brute force over (stones left, most the mover may take), by the rules alone.
+        for k in 1..=6u64 {
+            let n_max = 80usize;
+            let mut wins = vec![vec![false; n_max + 1]; n_max + 1];
+            for left in 1..=n_max {
+                for limit in 1..=left {
+                    wins[left][limit] = (1..=limit).any(|take| {
+                        let after = left - take;
+                        after == 0 || !wins[after][(take * k as usize).min(after)]
+                    });
+                }
+            }
+            for n in 1..=n_max as u64 {
+                let terms = decomposition(n, k);
+                assert_eq!(terms.iter().sum::<u64>(), n, "n = {n}, k = {k}");
+                assert!(
+                    terms.windows(2).all(|w| w[0] > k * w[1]),
+                    "n = {n}, k = {k}: {terms:?}"
+                );
+                let smallest = *terms.last().unwrap();
+                for limit in 1..=n {
+                    assert_eq!(
+                        wins[n as usize][limit as usize],
+                        smallest <= limit,
+                        "n = {n}, k = {k}, limit = {limit}"
+                    );
                 }
             }
         }

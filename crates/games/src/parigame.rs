@@ -7,6 +7,13 @@ use crate::implicit::Game;
 /// but only their parity matters, so prefix parities of rows and columns suffice.
 pub fn first_wins(table: &[Vec<u64>]) -> bool {
     let n = table.len();
+    corner_wins(table)[n][n]
+}
+
+/// `wins[i][j]`: the player to move wins on the top-left `i × j` corner (an empty corner has no
+/// move, so it is lost).
+pub fn corner_wins(table: &[Vec<u64>]) -> Vec<Vec<bool>> {
+    let n = table.len();
     // row_odd[i][j]: the first j entries of row i have an odd sum; col_odd[j][i] likewise.
     let mut row_odd = vec![vec![false; n + 1]; n];
     let mut col_odd = vec![vec![false; n + 1]; n];
@@ -17,7 +24,6 @@ pub fn first_wins(table: &[Vec<u64>]) -> bool {
             col_odd[j][i + 1] = col_odd[j][i] ^ odd;
         }
     }
-    // wins[i][j]: the mover wins on the top-left i × j corner. Empty corners have no move.
     let mut wins = vec![vec![false; n + 1]; n + 1];
     for i in 1..=n {
         for j in 1..=n {
@@ -26,7 +32,7 @@ pub fn first_wins(table: &[Vec<u64>]) -> bool {
             wins[i][j] = erase_row || erase_column;
         }
     }
-    wins[n][n]
+    wins
 }
 
 /// Literal rules for brute force: a position is the shape `(rows, columns)` left of `table`, and

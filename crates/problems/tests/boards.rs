@@ -69,6 +69,7 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "green-hackenbush",
         "green-hackenbush-multi",
         "dag-game",
+        "stick-game",
         "kayles",
         "dawsons-kayles",
         "dawsons-chess",

@@ -1,10 +1,10 @@
 //! The DAG game (seed 000): `n m`, then `m` edges `u v`; count the winning start vertices.
 
+use super::dag_play::DagPlay;
 use super::{
     at_most, edge_on_a_cycle, push_line, random_forward_edges, read_edges, small_dags, within,
 };
 use crate::explain::{Certificate, Explain, Misconception, listed};
-use super::dag_play::DagPlay;
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;

@@ -2,7 +2,7 @@
 
 use super::stones_play::StonesPlay;
 use super::{at_most, push_line, within};
-use crate::explain::{Certificate, Explain, Misconception};
+use crate::explain::{Certificate, Explain, Misconception, listed};
 use crate::family::{CrossCheck, Family};
 use crate::play::{Board, Played};
 use crate::seed::TestRng;
@@ -208,20 +208,6 @@ const SUM_PARITY: Misconception = Misconception {
            winning exactly when some move reaches a losing count (0 is losing: no move is left), \
            and a table of the counts 0, 1, …, K built in that order decides the game.",
 };
-
-/// At most this many items of a list are written out in a certificate.
-const LISTED: usize = 12;
-
-/// The first [`LISTED`] of `items` joined by `separator`, and "…" after them when there are more.
-fn listed(items: impl IntoIterator<Item = String>, separator: &str) -> String {
-    let items: Vec<String> = items.into_iter().collect();
-    let mut text = items[..items.len().min(LISTED)].join(separator);
-    if items.len() > LISTED {
-        text.push_str(separator);
-        text.push('…');
-    }
-    text
-}
 
 impl Explain for Stones {
     type Game = Input;
