@@ -168,6 +168,13 @@ async fn bad_games_are_refused_with_a_reason_and_nothing_else() {
     )
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // A seed beyond the document's int64.
+    let (status, error) = play(
+        &server,
+        json!({"side": "first", "seed": 9_223_372_036_854_775_808_u64}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");
     let (status, _) = play(&server, json!({"side": "middle"})).await;
     assert!(status.is_client_error(), "{status}");
     // Only problems with a game to play have one.

@@ -7,10 +7,16 @@ use super::JsonResult;
 use super::caller::Caller;
 use super::error::{ApiError, JsonObject};
 use super::views::{ErrorBody, GameState, PlayRequest};
+use crate::domain::Error;
 use crate::domain::play::{self, Turn};
 use crate::state::AppState;
 
-/// Plays a move against the reference in a problem's game (its interactive problems have one).
+/// The largest seed the document allows, as an int64 (clients in other languages read JSON
+/// integers as such).
+const MAX_SEED: u64 = i64::MAX as u64;
+
+/// Plays a move against the reference in a problem's game (interactive problems, and the
+/// catalogue's games whose positions fit on a page, have one: the problem's `playable`).
 /// Nothing is stored: send the start, the side taken and every move so far (both players'), and
 /// optionally `move`, the caller's move now. The answer replays the game, checks every move,
 /// gives each its value, plays the referee's reply when it is the referee's turn, and with
@@ -29,6 +35,9 @@ pub(super) async fn play(
     body: Result<JsonObject<PlayRequest>, ApiError>,
 ) -> JsonResult<GameState> {
     let JsonObject(body) = body?;
+    if body.seed.is_some_and(|seed| seed > MAX_SEED) {
+        return Err(Error::Invalid(format!("seed must be at most {MAX_SEED}")).into());
+    }
     let turn = Turn {
         start: body.start,
         seed: body.seed,

@@ -376,8 +376,9 @@ pub struct PlayRequest {
     /// when absent.
     #[serde(default)]
     pub start: Option<String>,
-    /// Fixes the random start.
+    /// Fixes the random start (a JSON int64 that is not negative).
     #[serde(default, deserialize_with = "whole::option_u64")]
+    #[schema(minimum = 0, maximum = 9223372036854775807_i64)]
     pub seed: Option<u64>,
     /// The side the caller takes.
     pub side: SideName,
