@@ -182,7 +182,13 @@ fn a_person_plays_in_the_terminal_and_reads_the_value_history() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("You won."), "{text}");
-    let out = grundy(&["play", "nim"], b"");
+    // A catalogue game plays as well, with its notation; a problem without a game refuses.
+    let out = grundy(&["play", "kayles", "--start", "1 3"], b"1 1 1\n1 1\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("`i t a`"), "{text}");
+    assert!(text.contains("You won."), "{text}");
+    let out = grundy(&["play", "parigame"], b"");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no game to play"));
 }
