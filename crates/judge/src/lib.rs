@@ -180,6 +180,38 @@ struct CompiledValidator {
     compiled: Result<Compiled, String>,
 }
 
+impl CompiledValidator {
+    /// The validator's command line and files as Kattis runs it, `validator input answer ./
+    /// [flags]`, with the test's input and answer file beside it (the box is the feedback
+    /// directory).
+    fn call(
+        &self,
+        problem: &Problem,
+        compiled: &Compiled,
+        input: &Path,
+        answer: &Path,
+    ) -> Result<(Vec<String>, Vec<BoxFile>), JudgeError> {
+        let language = &self.language;
+        let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
+        argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
+        argv.extend(
+            problem
+                .output_validator()
+                .into_iter()
+                .flat_map(|v| v.flags.clone()),
+        );
+        let mut files = compiled.box_files()?;
+        for (name, path) in [("input", input), ("answer", answer)] {
+            files.push(BoxFile {
+                name: name.to_owned(),
+                source: FileSource::Host(path.to_path_buf()),
+                executable: false,
+            });
+        }
+        Ok((argv, files))
+    }
+}
+
 /// Kattis output validator exit codes.
 const VALIDATOR_ACCEPTS: i32 = 42;
 const VALIDATOR_REJECTS: i32 = 43;
@@ -824,22 +856,7 @@ impl Judge {
             Err(why) => return Ok(CheckOutcome::CheckerFailed(why.clone())),
         };
         let language = &validator.language;
-        let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
-        argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
-        argv.extend(
-            problem
-                .output_validator()
-                .into_iter()
-                .flat_map(|v| v.flags.clone()),
-        );
-        let mut files = compiled.box_files()?;
-        for (name, path) in [("input", input), ("answer", answer)] {
-            files.push(BoxFile {
-                name: name.to_owned(),
-                source: FileSource::Host(path.to_path_buf()),
-                executable: false,
-            });
-        }
+        let (argv, files) = validator.call(problem, compiled, input, answer)?;
         let mut limits = Limits::for_run(VALIDATOR_CPU_MS, VALIDATOR_MEMORY_KIB);
         limits.pids = limits.pids.max(language.spec.min_pids.unwrap_or(0));
         let spec = RunSpec {
@@ -919,22 +936,7 @@ impl Judge {
         let program_run = program_spec(program.language, program.compiled, limits)?;
 
         let language = &validator.language;
-        let mut argv = language.command(&language.spec.run, VALIDATOR_MEMORY_KIB / 1024);
-        argv.extend(["input".to_owned(), "answer".to_owned(), "./".to_owned()]);
-        argv.extend(
-            problem
-                .output_validator()
-                .into_iter()
-                .flat_map(|v| v.flags.clone()),
-        );
-        let mut files = compiled.box_files()?;
-        for (name, path) in [("input", input), ("answer", answer)] {
-            files.push(BoxFile {
-                name: name.to_owned(),
-                source: FileSource::Host(path.to_path_buf()),
-                executable: false,
-            });
-        }
+        let (argv, files) = validator.call(problem, compiled, input, answer)?;
         let feedback = tempfile::Builder::new()
             .prefix("feedback-")
             .tempdir_in(self.scratch.path())?;

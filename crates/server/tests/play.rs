@@ -198,57 +198,52 @@ async fn bad_games_are_refused_with_a_reason_and_nothing_else() {
     server.stop().await;
 }
 
+/// A page's status and HTML, signed out.
+async fn page(server: &Server, path: &str) -> (StatusCode, String) {
+    let response = server
+        .client
+        .get(format!("{}{path}", server.url))
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap())
+}
+
 #[tokio::test]
 async fn the_play_page_works_as_plain_forms() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), RequestLimits::default()).await;
-    let page = |query: &'static str| {
-        let url = format!("{}/play/nim-play{query}", server.url);
-        let client = server.client.clone();
-        async move {
-            let response = client.get(url).send().await.unwrap();
-            (response.status(), response.text().await.unwrap())
-        }
+    let shared = &server;
+    let play = |query: &str| {
+        let path = format!("/play/nim-play{query}");
+        async move { page(shared, &path).await }
     };
-    let (status, html) = page("").await;
+    let (status, html) = play("").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("name=\"side\""), "{html}");
     // Won by taking everything: the value history follows, without a mistake.
-    let (status, html) = page("?start=1+4&side=first&moves=&move=1+4").await;
+    let (status, html) = play("?start=1+4&side=first&moves=&move=1+4").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("id=\"result\""), "{html}");
     assert!(html.contains("You won."), "{html}");
     assert!(html.contains("Value history"), "{html}");
     // A move that is not legal: the reason, and the game where it was.
-    let (_, html) = page("?start=2+1+2&side=first&moves=&move=3+1").await;
+    let (_, html) = play("?start=2+1+2&side=first&moves=&move=3+1").await;
     assert!(html.contains("id=\"play-error\""), "{html}");
     assert!(html.contains("no pile 3"), "{html}");
     assert!(html.contains("name=\"move\""), "{html}");
     // A hint lists the winning move.
-    let (_, html) = page("?start=2+1+2&side=first&moves=&hint=1").await;
+    let (_, html) = play("?start=2+1+2&side=first&moves=&hint=1").await;
     assert!(html.contains("id=\"hint\""), "{html}");
     assert!(
         html.contains(&format!("<code>{}</code>", winning_move(&[1, 2]))),
         "{html}"
     );
     // The problem page links to it; a problem without a game has no play page.
-    let statement = server
-        .client
-        .get(format!("{}/problems/nim-play", server.url))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (_, statement) = page(&server, "/problems/nim-play").await;
     assert!(statement.contains("href=\"/play/nim-play\""));
-    let response = server
-        .client
-        .get(format!("{}/play/parigame", server.url))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    let (status, _) = page(&server, "/play/parigame").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     server.stop().await;
 }
 
@@ -307,25 +302,11 @@ async fn catalogue_games_are_played_on_their_own_page_with_their_notation() {
     );
 
     // The page says how to type positions and moves, and the problem page links to it.
-    let page = server
-        .client
-        .get(format!("{}/play/kayles", server.url))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(page.status(), StatusCode::OK);
-    let html = page.text().await.unwrap();
+    let (status, html) = page(&server, "/play/kayles").await;
+    assert_eq!(status, StatusCode::OK);
     assert!(html.contains("id=\"notation\""), "{html}");
     assert!(html.contains("<code>i t a</code>"), "{html}");
-    let statement = server
-        .client
-        .get(format!("{}/problems/kayles", server.url))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (_, statement) = page(&server, "/problems/kayles").await;
     assert!(statement.contains("href=\"/play/kayles\""));
     server.stop().await;
 }

@@ -118,6 +118,41 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Solver>> {
         .map(|&(_, make)| make())
 }
 
+/// The size of a subtraction game (a pile and the amounts a move may take) in the order
+/// explanations try games: the pile first, then the sum of the amounts (below 2³² in every
+/// family's limits).
+pub(crate) fn subtraction_size(pile: u32, moves: &[u32]) -> u64 {
+    let moves: u64 = moves.iter().map(|&m| u64::from(m)).sum();
+    u64::from(pile) << 32 | moves
+}
+
+/// The subtraction games one step smaller than a pile and its amounts: half the pile or one
+/// less (with the amounts that still fit), an amount fewer, or an amount one lower where that
+/// keeps them distinct. The amounts keep their order, so sorted amounts stay sorted.
+pub(crate) fn shrink_subtraction(pile: u32, moves: &[u32]) -> Vec<(u32, Vec<u32>)> {
+    let mut smaller = Vec::new();
+    for less in [pile / 2, pile - 1] {
+        let fit: Vec<u32> = moves.iter().copied().filter(|&m| m <= less).collect();
+        if less >= 1 && !fit.is_empty() {
+            smaller.push((less, fit));
+        }
+    }
+    for i in 0..moves.len() {
+        if moves.len() > 1 {
+            let mut fewer = moves.to_vec();
+            fewer.remove(i);
+            smaller.push((pile, fewer));
+        }
+        let lower = moves[i] - 1;
+        if lower >= 1 && !moves.contains(&lower) {
+            let mut lowered = moves.to_vec();
+            lowered[i] = lower;
+            smaller.push((pile, lowered));
+        }
+    }
+    smaller
+}
+
 /// `m` lines of edges `u v` (1-based, `u ≠ v`) of a graph on `n` vertices, returned 0-based.
 pub(crate) fn read_edges(
     reader: &mut StrictReader<'_>,

@@ -320,32 +320,14 @@ impl Explain for StickGame {
     }
 
     fn size(&self, game: &Input) -> u64 {
-        // n first, then the amounts: their sum is at most 100 · 10⁶ < 2³².
-        let moves: u64 = game.moves.iter().map(|&p| u64::from(p)).sum();
-        u64::from(game.n) << 32 | moves
+        super::subtraction_size(game.n, &game.moves)
     }
 
     fn shrink(&self, game: &Input) -> Vec<Input> {
-        let mut smaller = Vec::new();
-        for n in [game.n / 2, game.n - 1] {
-            let moves: Vec<u32> = game.moves.iter().copied().filter(|&p| p <= n).collect();
-            if n >= 1 && !moves.is_empty() {
-                smaller.push(Input { n, moves });
-            }
-        }
-        for i in 0..game.moves.len() {
-            if game.moves.len() > 1 {
-                let mut fewer = game.clone();
-                fewer.moves.remove(i);
-                smaller.push(fewer);
-            }
-            let lower = game.moves[i] - 1;
-            if lower >= 1 && !game.moves.contains(&lower) {
-                let mut lowered = game.clone();
-                lowered.moves[i] = lower;
-                smaller.push(lowered);
-            }
-        }
+        let mut smaller: Vec<Input> = super::shrink_subtraction(game.n, &game.moves)
+            .into_iter()
+            .map(|(n, moves)| Input { n, moves })
+            .collect();
         smaller.sort_by_key(|g| self.size(g));
         smaller.dedup();
         smaller

@@ -250,32 +250,14 @@ impl Explain for Stones {
     }
 
     fn size(&self, game: &Input) -> u64 {
-        // The pile first, then the moves: their sum is below 100 · 10⁵ < 2³².
-        let moves: u64 = game.moves.iter().map(|&a| u64::from(a)).sum();
-        u64::from(game.pile) << 32 | moves
+        super::subtraction_size(game.pile, &game.moves)
     }
 
     fn shrink(&self, game: &Input) -> Vec<Input> {
-        let mut smaller = Vec::new();
-        for pile in [game.pile / 2, game.pile - 1] {
-            let moves: Vec<u32> = game.moves.iter().copied().filter(|&a| a <= pile).collect();
-            if pile >= 1 && !moves.is_empty() {
-                smaller.push(Input { moves, pile });
-            }
-        }
-        for i in 0..game.moves.len() {
-            if game.moves.len() > 1 {
-                let mut fewer = game.clone();
-                fewer.moves.remove(i);
-                smaller.push(fewer);
-            }
-            let lower = game.moves[i] - 1;
-            if lower >= 1 && (i == 0 || game.moves[i - 1] < lower) {
-                let mut lowered = game.clone();
-                lowered.moves[i] = lower;
-                smaller.push(lowered);
-            }
-        }
+        let mut smaller: Vec<Input> = super::shrink_subtraction(game.pile, &game.moves)
+            .into_iter()
+            .map(|(pile, moves)| Input { moves, pile })
+            .collect();
         smaller.sort_by_key(|g| self.size(g));
         smaller.dedup();
         smaller
