@@ -51,7 +51,7 @@ impl<'a> RefereePeer<'a> {
         }
     }
 
-    pub(crate) fn transcript(&self) -> &Transcript {
+    pub(crate) fn transcript(&self) -> Transcript {
         self.referee.transcript()
     }
 }
@@ -148,7 +148,7 @@ pub(crate) fn verdict(
         return (verdict, message);
     }
     if !peer.over {
-        let games = peer.transcript().games.len();
+        let games = peer.referee.games_started();
         return (
             Verdict::WrongAnswer,
             Some(format!(

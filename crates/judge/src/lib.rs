@@ -613,7 +613,7 @@ impl Judge {
             cpu_ms: report.cpu_ms,
             wall_ms: report.wall_ms,
             memory_kib: report.memory_kib,
-            transcript: input_visible.then(|| peer.transcript().clone()),
+            transcript: input_visible.then(|| peer.transcript()),
             ..result
         })
     }

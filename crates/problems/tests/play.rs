@@ -47,14 +47,14 @@ fn run(problem: &Problem, input: &str, seed: u64, player: &mut dyn Player) -> Ru
                     assert!(pending.is_empty(), "over with lines to read: {pending:?}");
                     return Run {
                         end: End::Over,
-                        transcript: referee.transcript().clone(),
+                        transcript: referee.transcript(),
                         moves,
                     };
                 }
                 Heard::Mistake { stop, message } => {
                     return Run {
                         end: End::Mistake { stop, message },
-                        transcript: referee.transcript().clone(),
+                        transcript: referee.transcript(),
                         moves,
                     };
                 }

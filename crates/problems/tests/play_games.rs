@@ -136,7 +136,17 @@ fn run<R: Rules>(
     let mut pending: VecDeque<String> = referee.open().lines().map(str::to_owned).collect();
     while let Some(line) = pending.pop_front() {
         for out in player.hear(&line) {
-            let heard = referee.hear(&out);
+            let end = match referee.hear(&out) {
+                Heard::Reply(text) => {
+                    pending.extend(text.lines().map(str::to_owned));
+                    continue;
+                }
+                Heard::Over => {
+                    assert!(pending.is_empty(), "over with lines to read: {pending:?}");
+                    End::Over
+                }
+                Heard::Mistake { stop, message } => End::Mistake { stop, message },
+            };
             let transcript = referee.transcript();
             let sides = transcript.games.iter().map(|g| g.side).collect();
             let moves = transcript.games.iter().map(|g| g.moves.len()).sum();
@@ -147,16 +157,7 @@ fn run<R: Rules>(
                     assert!(!mv.value.win, "{mv:?}");
                 }
             }
-            match heard {
-                Heard::Reply(text) => pending.extend(text.lines().map(str::to_owned)),
-                Heard::Over => {
-                    assert!(pending.is_empty(), "over with lines to read: {pending:?}");
-                    return (End::Over, sides, moves);
-                }
-                Heard::Mistake { stop, message } => {
-                    return (End::Mistake { stop, message }, sides, moves);
-                }
-            }
+            return (end, sides, moves);
         }
     }
     panic!("the referee and the player both wait");

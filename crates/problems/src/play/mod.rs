@@ -38,8 +38,11 @@ pub trait Referee: Send {
     fn open(&mut self) -> String;
     /// The program wrote `line` (without its line break).
     fn hear(&mut self, line: &str) -> Heard;
-    /// The games so far.
-    fn transcript(&self) -> &Transcript;
+    /// How many games have started: the one being played is the last.
+    fn games_started(&self) -> usize;
+    /// The games so far, move by move in words (written on demand: the conversation itself
+    /// keeps only the moves).
+    fn transcript(&self) -> Transcript;
 }
 
 /// What a family that can be played offers.

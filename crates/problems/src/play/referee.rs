@@ -2,7 +2,9 @@
 //! rules and the exact value, and the transcript.
 
 use super::game::{Game, Played};
-use super::{Board, GameRecord, Heard, MoveRecord, Mover, Play, Referee, Side, Transcript};
+use super::{
+    Board, GameRecord, Heard, MoveRecord, Mover, Play, Referee, Side, Transcript, Value,
+};
 use crate::family::Family;
 use crate::seed::TestRng;
 use crate::strict::ValidationError;
@@ -17,7 +19,7 @@ impl<G: Game> Play for Played<G> {
             rng: TestRng::seed_from_u64(seed),
             state: State::Choosing,
             position: None,
-            transcript: Transcript::default(),
+            log: Vec::new(),
         }))
     }
 
@@ -45,15 +47,24 @@ struct GameReferee<G: Game> {
     state: State,
     /// The current game's position, once it has started.
     position: Option<G::Position>,
-    transcript: Transcript,
+    /// The games so far, as moves: the transcript's words are written only when it is asked
+    /// for, because a round trip of the conversation cannot spare them.
+    log: Vec<GameLog<G>>,
+}
+
+struct GameLog<G: Game> {
+    start_value: Value,
+    side: Option<Side>,
+    /// Each move with the value of the position it left.
+    moves: Vec<(Mover, G::Move, Value)>,
+    mistake: Option<String>,
 }
 
 impl<G: Game> GameReferee<G> {
     /// Starts game `index` (0-based): its record and its line.
     fn start(&mut self, index: usize, out: &mut String) {
         let start = self.games[index].clone();
-        self.transcript.games.push(GameRecord {
-            start: self.game.words(&start),
+        self.log.push(GameLog {
             start_value: self.game.value(&start),
             side: None,
             moves: Vec::new(),
@@ -64,11 +75,8 @@ impl<G: Game> GameReferee<G> {
         self.state = State::Choosing;
     }
 
-    fn record(&mut self) -> &mut GameRecord {
-        self.transcript
-            .games
-            .last_mut()
-            .expect("a game has started")
+    fn record(&mut self) -> &mut GameLog<G> {
+        self.log.last_mut().expect("a game has started")
     }
 
     fn current(&self) -> &G::Position {
@@ -77,8 +85,8 @@ impl<G: Game> GameReferee<G> {
 
     /// `game 3, move 5: ` for the move about to be made (move 0 is the choice of side).
     fn place(&self) -> String {
-        let game = self.transcript.games.len();
-        let record = self.transcript.games.last().expect("a game has started");
+        let game = self.log.len();
+        let record = self.log.last().expect("a game has started");
         let number = if record.side.is_none() {
             0
         } else {
@@ -89,7 +97,7 @@ impl<G: Game> GameReferee<G> {
 
     fn mistake(&mut self, message: String) -> Heard {
         self.state = State::Stopped;
-        if let Some(record) = self.transcript.games.last_mut() {
+        if let Some(record) = self.log.last_mut() {
             record.mistake = Some(message.clone());
         }
         Heard::Mistake {
@@ -123,15 +131,15 @@ impl<G: Game> GameReferee<G> {
                 return self.mistake(message);
             }
         };
-        let start = self.current().clone();
-        let value = self.game.value(&start);
+        let value = self.record().start_value.clone();
         if value.win != (side == Side::First) {
+            let start = self.current();
             let chosen = match side {
                 Side::First => "first",
                 Side::Second => "second",
             };
             let hint = if value.win {
-                self.a_winning_move(&start)
+                self.a_winning_move(start)
             } else {
                 String::new()
             };
@@ -139,8 +147,8 @@ impl<G: Game> GameReferee<G> {
                 "{}you chose {chosen}, but at {} {} the {chosen} player loses with perfect \
                  play{hint}",
                 self.place(),
-                self.game.words(&start),
-                self.game.value_words(&start, &value)
+                self.game.words(start),
+                self.game.value_words(start, &value)
             );
             self.record().side = Some(side);
             return self.mistake(message);
@@ -156,20 +164,14 @@ impl<G: Game> GameReferee<G> {
 
     /// The referee moves in the current game; when that ends it, the next game starts.
     fn referee_moves(&mut self, out: &mut String) {
-        let position = self.current().clone();
+        let position = self.position.take().expect("a game has started");
         let played = self.record().moves.len();
         let mv = self.game.referee_move(&position, played, &mut self.rng);
         let after = self.game.apply(&position, &mv);
-        let text = self.game.write_move(&mv);
-        out.push_str(&text);
+        out.push_str(&self.game.write_move(&mv));
         out.push('\n');
-        let record = MoveRecord {
-            by: Mover::Referee,
-            text,
-            after: self.game.words(&after),
-            value: self.game.value(&after),
-        };
-        self.record().moves.push(record);
+        let value = self.game.value(&after);
+        self.record().moves.push((Mover::Referee, mv, value));
         let over = self.game.is_over(&after);
         self.position = Some(after);
         if over {
@@ -179,7 +181,7 @@ impl<G: Game> GameReferee<G> {
 
     /// The current game is over: starts the next one, or ends the test.
     fn next_game(&mut self, out: &mut String) -> bool {
-        let next = self.transcript.games.len();
+        let next = self.log.len();
         if next < self.games.len() {
             self.start(next, out);
             true
@@ -191,40 +193,35 @@ impl<G: Game> GameReferee<G> {
     }
 
     fn program_moves(&mut self, line: &str) -> Heard {
-        let position = self.current().clone();
-        let mv = match self.game.read_move(&position, line) {
+        let position = self.current();
+        let mv = match self.game.read_move(position, line) {
             Ok(mv) => mv,
             Err(why) => {
                 let message = format!(
                     "{}from {} you wrote {}: {why}",
                     self.place(),
-                    self.game.words(&position),
+                    self.game.words(position),
                     quoted(line)
                 );
                 return self.mistake(message);
             }
         };
-        let place = self.place();
-        let after = self.game.apply(&position, &mv);
+        let after = self.game.apply(position, &mv);
         let value = self.game.value(&after);
-        let record = MoveRecord {
-            by: Mover::Program,
-            text: self.game.write_move(&mv),
-            after: self.game.words(&after),
-            value: value.clone(),
-        };
-        self.record().moves.push(record);
         if value.win {
             let message = format!(
-                "{place}from {} you {}, leaving {} {}{}",
-                self.game.words(&position),
-                self.game.move_done(&position, &mv),
+                "{}from {} you {}, leaving {} {}{}",
+                self.place(),
+                self.game.words(position),
+                self.game.move_done(position, &mv),
                 self.game.words(&after),
                 self.game.value_words(&after, &value),
-                self.a_winning_move(&position)
+                self.a_winning_move(position)
             );
+            self.record().moves.push((Mover::Program, mv, value));
             return self.mistake(message);
         }
+        self.record().moves.push((Mover::Program, mv, value));
         let over = self.game.is_over(&after);
         self.position = Some(after);
         let mut out = String::new();
@@ -268,8 +265,42 @@ impl<G: Game> Referee for GameReferee<G> {
         }
     }
 
-    fn transcript(&self) -> &Transcript {
-        &self.transcript
+    fn games_started(&self) -> usize {
+        self.log.len()
+    }
+
+    fn transcript(&self) -> Transcript {
+        let games = self
+            .log
+            .iter()
+            .zip(&self.games)
+            .map(|(log, start)| {
+                let mut position = start.clone();
+                let moves = log
+                    .moves
+                    .iter()
+                    .map(|(by, mv, value)| {
+                        let after = self.game.apply(&position, mv);
+                        let record = MoveRecord {
+                            by: *by,
+                            text: self.game.write_move(mv),
+                            after: self.game.words(&after),
+                            value: value.clone(),
+                        };
+                        position = after;
+                        record
+                    })
+                    .collect();
+                GameRecord {
+                    start: self.game.words(start),
+                    start_value: log.start_value.clone(),
+                    side: log.side,
+                    moves,
+                    mistake: log.mistake.clone(),
+                }
+            })
+            .collect();
+        Transcript { games }
     }
 }
 
