@@ -2,13 +2,18 @@
 //! each line the program writes and answers, while the supervisor limits the program as always.
 //!
 //! The wiring is three FIFOs in a private directory. The client opens its ends before the
-//! supervisor opens the program's, so no open ever blocks; every read and write of the client is
-//! non-blocking and driven by `poll`, so a program that stops reading, never writes, or writes
-//! without end cannot hold the client up. The idleness limit (wall time without a line from the
-//! program) and any decision of the peer end the run through the control FIFO.
+//! supervisor opens the program's, so no open ever blocks. The client's writes never block, so a
+//! program that stops reading cannot hold it up. Its reads block once the program has written
+//! (before that, an empty FIFO without a writer would read as its end): a round trip then costs
+//! a `write` and a `read`, as between two plain processes, and a watchdog thread keeps the
+//! idleness limit (wall time without a line from the program) by stopping the run, which ends
+//! the read. The idleness limit and any decision of the peer end the run through the control
+//! FIFO.
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
@@ -87,20 +92,25 @@ impl Sandbox {
         } = Wiring::new()?;
         let (done_r, done_w) = done_pipe()?;
         let spec = wired(spec, pipes);
+        let watchdog = Watchdog::new(conversation.idle);
         std::thread::scope(|scope| {
             let runner = scope.spawn(move || {
                 let report = self.run(&spec);
                 let _ = nix::unistd::write(&done_w, b"d");
                 report
             });
+            scope.spawn(|| watchdog.watch(&control));
             let talk = Talk {
                 to_program: Some(to_program),
                 from_program,
-                control,
+                blocking: false,
+                control: &control,
                 done: done_r,
                 conversation,
+                watchdog: &watchdog,
             };
             let (ending, lines) = talk.run(peer);
+            watchdog.finish();
             let report = runner
                 .join()
                 .map_err(|_| SandboxError::Protocol("the run thread panicked".into()))??;
@@ -110,6 +120,64 @@ impl Sandbox {
                 lines,
             })
         })
+    }
+}
+
+/// Keeps the idleness limit while the client waits in a blocking read: when the program has
+/// been silent for the limit, it stops the run, and the read ends with the program's output.
+struct Watchdog {
+    idle: Duration,
+    start: Instant,
+    /// Nanoseconds from `start` to the program's last line.
+    last_line: AtomicU64,
+    fired: AtomicBool,
+    finished: Mutex<bool>,
+    wake: Condvar,
+}
+
+impl Watchdog {
+    fn new(idle: Duration) -> Watchdog {
+        Watchdog {
+            idle,
+            start: Instant::now(),
+            last_line: AtomicU64::new(0),
+            fired: AtomicBool::new(false),
+            finished: Mutex::new(false),
+            wake: Condvar::new(),
+        }
+    }
+
+    fn heard(&self) {
+        let since = self.start.elapsed().as_nanos();
+        self.last_line
+            .store(u64::try_from(since).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    fn fired(&self) -> bool {
+        self.fired.load(Ordering::Acquire)
+    }
+
+    fn watch(&self, control: &OwnedFd) {
+        let mut finished = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        while !*finished {
+            let last = self.start + Duration::from_nanos(self.last_line.load(Ordering::Relaxed));
+            let left = (last + self.idle).saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                self.fired.store(true, Ordering::Release);
+                let _ = nix::unistd::write(control, b"k");
+                return;
+            }
+            finished = self
+                .wake
+                .wait_timeout(finished, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    fn finish(&self) {
+        *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.wake.notify_one();
     }
 }
 
@@ -184,130 +252,152 @@ fn open(path: &Path, flags: OFlag) -> nix::Result<OwnedFd> {
     )
 }
 
-struct Talk {
+struct Talk<'a> {
     /// `None` once closed: the program reads EOF after what was written.
     to_program: Option<OwnedFd>,
     from_program: OwnedFd,
-    control: OwnedFd,
+    /// Whether reads of `from_program` block: from the program's first bytes on.
+    blocking: bool,
+    control: &'a OwnedFd,
     done: OwnedFd,
     conversation: Conversation,
+    watchdog: &'a Watchdog,
 }
 
-impl Talk {
+/// What one read of the program's output brought.
+enum Read {
+    Bytes(usize),
+    End,
+    Nothing,
+}
+
+impl Talk<'_> {
     fn run(mut self, peer: &mut dyn Peer) -> (Ending, u64) {
         let mut pending = peer.greeting();
         let mut close_after = false;
         let mut partial: Vec<u8> = Vec::new();
         let mut lines = 0u64;
-        let mut last_line = Instant::now();
         let mut buf = vec![0u8; 64 * 1024];
         let ending = 'talk: loop {
             self.flush(&mut pending, &mut close_after);
-            let idle_left = self.conversation.idle.saturating_sub(last_line.elapsed());
-            if idle_left.is_zero() {
+            if self.watchdog.fired() {
                 break Ending::Idle;
             }
             let wants_out = !pending.is_empty() && self.to_program.is_some();
-            let mut fds = vec![
-                PollFd::new(self.from_program.as_fd(), PollFlags::POLLIN),
-                PollFd::new(self.done.as_fd(), PollFlags::POLLIN),
-            ];
-            if let (true, Some(to)) = (wants_out, self.to_program.as_ref()) {
-                fds.push(PollFd::new(to.as_fd(), PollFlags::POLLOUT));
-            }
-            let timeout = PollTimeout::try_from(idle_left.as_millis().max(1) as u64)
-                .unwrap_or(PollTimeout::MAX);
-            match poll(&mut fds, timeout) {
-                Ok(0) | Err(Errno::EINTR) => continue,
-                Err(_) => break Ending::Exited,
-                Ok(_) => {}
-            }
-            let program_ready = fds[0].revents().is_some_and(|r| !r.is_empty());
-            let run_over = fds[1].revents().is_some_and(|r| !r.is_empty());
-            drop(fds);
-            if program_ready || run_over {
-                // Read everything there is; EOF means every writer (the program) is gone.
-                loop {
-                    match nix::unistd::read(&self.from_program, &mut buf) {
-                        Ok(0) => {
-                            // A last line without its line break still counts.
-                            if !partial.is_empty() {
-                                lines += 1;
-                                if let Next::Stop(_) = peer.line(&partial) {
-                                    break 'talk Ending::Stopped;
-                                }
-                            }
-                            break 'talk self.await_exit(last_line, run_over);
-                        }
-                        Ok(n) => {
-                            partial.extend_from_slice(&buf[..n]);
-                            while let Some(end) = partial.iter().position(|&b| b == b'\n') {
-                                let mut line: Vec<u8> = partial.drain(..=end).collect();
-                                line.pop();
-                                if line.last() == Some(&b'\r') {
-                                    line.pop();
-                                }
-                                lines += 1;
-                                last_line = Instant::now();
-                                match peer.line(&line) {
-                                    Next::Write(bytes) => pending.extend(bytes),
-                                    Next::Close(bytes) => {
-                                        pending.extend(bytes);
-                                        close_after = true;
-                                    }
-                                    Next::Stop(bytes) => {
-                                        pending.extend(bytes);
-                                        self.flush(&mut pending, &mut close_after);
-                                        break 'talk Ending::Stopped;
-                                    }
-                                }
-                            }
-                            if partial.len() > self.conversation.max_line {
-                                break 'talk Ending::LineTooLong;
-                            }
-                            // A short read took all there was: the next poll says when there is
-                            // more, and a read now would only find the pipe empty (a system call
-                            // per move, which an interactive judge cannot spare).
-                            if n < buf.len() {
-                                break;
-                            }
-                        }
-                        Err(Errno::EINTR) => continue,
-                        Err(_) => break,
-                    }
+            let read = if self.blocking && !wants_out {
+                self.read(&mut buf)
+            } else {
+                let mut fds = vec![
+                    PollFd::new(self.from_program.as_fd(), PollFlags::POLLIN),
+                    PollFd::new(self.done.as_fd(), PollFlags::POLLIN),
+                ];
+                if let (true, Some(to)) = (wants_out, self.to_program.as_ref()) {
+                    fds.push(PollFd::new(to.as_fd(), PollFlags::POLLOUT));
                 }
-                if run_over {
-                    break Ending::Exited;
+                match poll(&mut fds, PollTimeout::NONE) {
+                    Ok(_) | Err(Errno::EINTR) => {}
+                    Err(_) => break Ending::Exited,
+                }
+                let program_ready = fds[0].revents().is_some_and(|r| !r.is_empty());
+                let run_over = fds[1].revents().is_some_and(|r| !r.is_empty());
+                match (program_ready, run_over) {
+                    (true, _) => self.read(&mut buf),
+                    // The run ended without its output closing: it never opened it.
+                    (false, true) => Read::End,
+                    (false, false) => continue,
+                }
+            };
+            if self.watchdog.fired() {
+                break Ending::Idle;
+            }
+            match read {
+                Read::Nothing => continue,
+                Read::End => {
+                    // A last line without its line break still counts.
+                    if !partial.is_empty() {
+                        lines += 1;
+                        if let Next::Stop(_) = peer.line(&partial) {
+                            break 'talk Ending::Stopped;
+                        }
+                    }
+                    break 'talk self.await_exit();
+                }
+                Read::Bytes(n) => {
+                    partial.extend_from_slice(&buf[..n]);
+                    let mut start = 0;
+                    while let Some(at) = partial[start..].iter().position(|&b| b == b'\n') {
+                        let mut line = &partial[start..start + at];
+                        start += at + 1;
+                        if let [rest @ .., b'\r'] = line {
+                            line = rest;
+                        }
+                        lines += 1;
+                        self.watchdog.heard();
+                        match peer.line(line) {
+                            Next::Write(bytes) => pending.extend(bytes),
+                            Next::Close(bytes) => {
+                                pending.extend(bytes);
+                                close_after = true;
+                            }
+                            Next::Stop(bytes) => {
+                                pending.extend(bytes);
+                                self.flush(&mut pending, &mut close_after);
+                                break 'talk Ending::Stopped;
+                            }
+                        }
+                    }
+                    partial.drain(..start);
+                    if partial.len() > self.conversation.max_line {
+                        break 'talk Ending::LineTooLong;
+                    }
                 }
             }
         };
         if ending != Ending::Exited {
             // The supervisor ends the run; until it has, the program may still write, and a
             // full pipe must not matter, so nothing more is read.
-            let _ = nix::unistd::write(&self.control, b"k");
+            let _ = nix::unistd::write(self.control, b"k");
         }
         (ending, lines)
     }
 
-    /// The program has closed its output: it should be exiting. One that lingers is stopped at
-    /// the idleness limit like one that waits.
-    fn await_exit(&self, last_line: Instant, run_over: bool) -> Ending {
-        if run_over {
-            return Ending::Exited;
-        }
-        let left = self.conversation.idle.saturating_sub(last_line.elapsed());
-        let mut fds = [PollFd::new(self.done.as_fd(), PollFlags::POLLIN)];
-        let timeout =
-            PollTimeout::try_from(left.as_millis().max(1) as u64).unwrap_or(PollTimeout::MAX);
+    /// One read of the program's output; the first bytes make later reads blocking.
+    fn read(&mut self, buf: &mut [u8]) -> Read {
         loop {
-            match poll(&mut fds, timeout) {
+            return match nix::unistd::read(&self.from_program, buf) {
+                Ok(0) => Read::End,
+                Ok(n) => {
+                    if !self.blocking {
+                        // The program has opened its output: from now on an empty pipe means
+                        // "not yet" and only the program's exit (or the watchdog's stop) ends
+                        // the wait.
+                        self.blocking = nix::fcntl::fcntl(
+                            &self.from_program,
+                            nix::fcntl::FcntlArg::F_SETFL(OFlag::empty()),
+                        )
+                        .is_ok();
+                    }
+                    Read::Bytes(n)
+                }
                 Err(Errno::EINTR) => continue,
-                Ok(0) => return Ending::Idle,
+                Err(Errno::EAGAIN) => Read::Nothing,
+                Err(_) => Read::End,
+            };
+        }
+    }
+
+    /// The program has closed its output: it should be exiting. One that lingers is stopped at
+    /// the idleness limit by the watchdog, like one that waits.
+    fn await_exit(&self) -> Ending {
+        let mut fds = [PollFd::new(self.done.as_fd(), PollFlags::POLLIN)];
+        loop {
+            match poll(&mut fds, PollTimeout::NONE) {
+                Err(Errno::EINTR) => continue,
+                _ if self.watchdog.fired() => return Ending::Idle,
                 _ => return Ending::Exited,
             }
         }
     }
-
     /// Writes what the pipe takes now; closes the program's input once all is written, if asked.
     fn flush(&mut self, pending: &mut Vec<u8>, close_after: &mut bool) {
         let Some(to) = self.to_program.as_ref() else {
