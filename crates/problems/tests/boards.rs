@@ -73,6 +73,8 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "kayles",
         "dawsons-kayles",
         "dawsons-chess",
+        "fibonacci-nim",
+        "k-multiple-subtraction",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }
@@ -218,4 +220,107 @@ fn every_board_says_how_positions_and_moves_are_typed() {
             assert!(text.matches('`').count() >= 2, "{}: {text}", p.slug());
         }
     }
+}
+
+/// Whether the player to move wins each pile of at most `max_n` stones with up to `m` to take
+/// (`wins[n][m]`, `m ≤ n`), by the literal rules: take 1 to m; the opponent may then take up to
+/// k times that; whoever takes the last stone wins.
+fn take_away_wins(k: usize, max_n: usize) -> Vec<Vec<bool>> {
+    let mut wins: Vec<Vec<bool>> = Vec::with_capacity(max_n + 1);
+    for n in 0..=max_n {
+        let row = (0..=n)
+            .map(|m| {
+                (1..=m).any(|t| {
+                    let left = n - t;
+                    left == 0 || !wins[left][(k * t).min(left)]
+                })
+            })
+            .collect();
+        wins.push(row);
+    }
+    wins
+}
+
+#[test]
+fn take_away_boards_agree_with_a_search_of_the_rules() {
+    for (slug, ks) in [
+        ("fibonacci-nim", vec![2]),
+        ("k-multiple-subtraction", (1..=6).collect()),
+    ] {
+        let board = board(slug);
+        for k in ks {
+            let wins = take_away_wins(k, 40);
+            let text = |n: usize, m: usize| match slug {
+                "fibonacci-nim" => format!("{n} {m}\n"),
+                _ => format!("{n} {k} {m}\n"),
+            };
+            assert!(board.is_over(&text(0, 0)).unwrap());
+            for n in 1..=40 {
+                for m in 1..=n {
+                    let position = text(n, m);
+                    let value = board.value(&position).unwrap();
+                    assert_eq!(value.win, wins[n][m], "{slug} {position:?}");
+                    assert_eq!(value.grundy, None, "{slug} {position:?}");
+                    // Every take that leaves the opponent lost (at most a few on these piles).
+                    let expected: Vec<String> = (1..=m)
+                        .filter(|&t| n == t || !wins[n - t][(k * t).min(n - t)])
+                        .map(|t| t.to_string())
+                        .collect();
+                    let winning = board.winning_moves(&position).unwrap();
+                    let mut listed: Vec<String> =
+                        winning.iter().map(|mv| mv.text.clone()).collect();
+                    listed.sort_by_key(|t| t.parse::<usize>().unwrap());
+                    assert_eq!(listed, expected, "{slug} {position:?}");
+                    for mv in winning {
+                        let t: usize = mv.text.parse().unwrap();
+                        assert_eq!(mv.after, text(n - t, (k * t).min(n - t)), "{slug}");
+                        assert_eq!(board.play(&position, &mv.text).unwrap(), mv);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn take_away_boards_refuse_what_the_rules_do_not_allow() {
+    let fibonacci = board("fibonacci-nim");
+    let error = |position: &str, mv: &str| fibonacci.play(position, mv).unwrap_err().to_string();
+    assert_eq!(error("10 9\n", "10"), "at most 9 may be taken now, not 10");
+    assert_eq!(error("10 9\n", "11"), "the pile has only 10, not 11");
+    assert_eq!(error("10 4\n", "5"), "at most 4 may be taken now, not 5");
+    assert!(error("10 4\n", "0").contains("at least 1"));
+    assert!(error("10 4\n", "two").contains("one integer"));
+    assert!(error("10 4\n", "1 1").contains("one integer"));
+    // The take sets the next limit: 2 from 10 lets the opponent take up to 4 of the 8.
+    let two = fibonacci.play("10 9\n", "2").unwrap();
+    assert_eq!(
+        (two.after.as_str(), two.after_words.as_str()),
+        ("8 4\n", "8 stones, take up to 4")
+    );
+    // And the limit never exceeds the pile.
+    assert_eq!(fibonacci.play("10 9\n", "7").unwrap().after, "3 3\n");
+    for bad in [
+        "10\n",
+        "10 11\n",
+        "10 0\n",
+        "0 1\n",
+        "1000001 5\n",
+        "10 9 2\n",
+    ] {
+        assert!(fibonacci.check(bad).is_err(), "{bad:?}");
+    }
+    let refused = fibonacci.check("10 11\n").unwrap_err().to_string();
+    assert!(refused.contains("more than the pile"), "{refused}");
+    assert!(fibonacci.check_start("0 0\n").is_err());
+    assert!(fibonacci.is_over("0 0\n").unwrap());
+
+    let multiple = board("k-multiple-subtraction");
+    assert_eq!(multiple.play("20 3 19\n", "5").unwrap().after, "15 3 15\n");
+    assert_eq!(multiple.play("20 3 19\n", "4").unwrap().after, "16 3 12\n");
+    for bad in ["20 0 19\n", "20 1001 19\n", "20 19\n", "20 3 21\n"] {
+        assert!(multiple.check(bad).is_err(), "{bad:?}");
+    }
+    let error = multiple.play("20 3 6\n", "7").unwrap_err().to_string();
+    assert_eq!(error, "at most 6 may be taken now, not 7");
 }

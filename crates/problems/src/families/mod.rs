@@ -13,6 +13,7 @@ mod every_sg;
 mod hackenbush;
 mod hackenbush_play;
 mod multiple;
+mod multiple_play;
 mod nim;
 mod nim_play;
 pub mod octal;
