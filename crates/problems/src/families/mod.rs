@@ -6,6 +6,7 @@ mod chomp;
 mod chomp_play;
 mod christmas;
 mod coins;
+mod coins_play;
 mod dag_chess;
 mod dag_game;
 mod dag_play;
