@@ -73,6 +73,9 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "kayles",
         "dawsons-kayles",
         "dawsons-chess",
+        "fibonacci-nim",
+        "k-multiple-subtraction",
+        "coin-flipping",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }
@@ -218,4 +221,229 @@ fn every_board_says_how_positions_and_moves_are_typed() {
             assert!(text.matches('`').count() >= 2, "{}: {text}", p.slug());
         }
     }
+}
+
+/// Whether the player to move wins each pile of at most `max_n` stones with up to `m` to take
+/// (`wins[n][m]`, `m ≤ n`), by the literal rules: take 1 to m; the opponent may then take up to
+/// k times that; whoever takes the last stone wins.
+fn take_away_wins(k: usize, max_n: usize) -> Vec<Vec<bool>> {
+    let mut wins: Vec<Vec<bool>> = Vec::with_capacity(max_n + 1);
+    for n in 0..=max_n {
+        let row = (0..=n)
+            .map(|m| {
+                (1..=m).any(|t| {
+                    let left = n - t;
+                    left == 0 || !wins[left][(k * t).min(left)]
+                })
+            })
+            .collect();
+        wins.push(row);
+    }
+    wins
+}
+
+#[test]
+fn take_away_boards_agree_with_a_search_of_the_rules() {
+    for (slug, ks) in [
+        ("fibonacci-nim", vec![2]),
+        ("k-multiple-subtraction", (1..=6).collect()),
+    ] {
+        let board = board(slug);
+        for k in ks {
+            let wins = take_away_wins(k, 40);
+            let text = |n: usize, m: usize| match slug {
+                "fibonacci-nim" => format!("{n} {m}\n"),
+                _ => format!("{n} {k} {m}\n"),
+            };
+            assert!(board.is_over(&text(0, 0)).unwrap());
+            for n in 1..=40 {
+                for m in 1..=n {
+                    let position = text(n, m);
+                    let value = board.value(&position).unwrap();
+                    assert_eq!(value.win, wins[n][m], "{slug} {position:?}");
+                    assert_eq!(value.grundy, None, "{slug} {position:?}");
+                    // Every take that leaves the opponent lost (at most a few on these piles).
+                    let expected: Vec<String> = (1..=m)
+                        .filter(|&t| n == t || !wins[n - t][(k * t).min(n - t)])
+                        .map(|t| t.to_string())
+                        .collect();
+                    let winning = board.winning_moves(&position).unwrap();
+                    let mut listed: Vec<String> =
+                        winning.iter().map(|mv| mv.text.clone()).collect();
+                    listed.sort_by_key(|t| t.parse::<usize>().unwrap());
+                    assert_eq!(listed, expected, "{slug} {position:?}");
+                    for mv in winning {
+                        let t: usize = mv.text.parse().unwrap();
+                        assert_eq!(mv.after, text(n - t, (k * t).min(n - t)), "{slug}");
+                        assert_eq!(board.play(&position, &mv.text).unwrap(), mv);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn take_away_boards_refuse_what_the_rules_do_not_allow() {
+    let fibonacci = board("fibonacci-nim");
+    let error = |position: &str, mv: &str| fibonacci.play(position, mv).unwrap_err().to_string();
+    assert_eq!(error("10 9\n", "10"), "at most 9 may be taken now, not 10");
+    assert_eq!(error("10 9\n", "11"), "the pile has only 10, not 11");
+    assert_eq!(error("10 4\n", "5"), "at most 4 may be taken now, not 5");
+    assert!(error("10 4\n", "0").contains("at least 1"));
+    assert!(error("10 4\n", "two").contains("one integer"));
+    assert!(error("10 4\n", "1 1").contains("one integer"));
+    // The take sets the next limit: 2 from 10 lets the opponent take up to 4 of the 8.
+    let two = fibonacci.play("10 9\n", "2").unwrap();
+    assert_eq!(
+        (two.after.as_str(), two.after_words.as_str()),
+        ("8 4\n", "8 stones, take up to 4")
+    );
+    // And the limit never exceeds the pile.
+    assert_eq!(fibonacci.play("10 9\n", "7").unwrap().after, "3 3\n");
+    for bad in [
+        "10\n",
+        "10 11\n",
+        "10 0\n",
+        "0 1\n",
+        "1000001 5\n",
+        "10 9 2\n",
+    ] {
+        assert!(fibonacci.check(bad).is_err(), "{bad:?}");
+    }
+    let refused = fibonacci.check("10 11\n").unwrap_err().to_string();
+    assert!(refused.contains("more than the pile"), "{refused}");
+    assert!(fibonacci.check_start("0 0\n").is_err());
+    assert!(fibonacci.is_over("0 0\n").unwrap());
+
+    let multiple = board("k-multiple-subtraction");
+    assert_eq!(multiple.play("20 3 19\n", "5").unwrap().after, "15 3 15\n");
+    assert_eq!(multiple.play("20 3 19\n", "4").unwrap().after, "16 3 12\n");
+    for bad in ["20 0 19\n", "20 1001 19\n", "20 19\n", "20 3 21\n"] {
+        assert!(multiple.check(bad).is_err(), "{bad:?}");
+    }
+    let error = multiple.play("20 3 6\n", "7").unwrap_err().to_string();
+    assert_eq!(error, "at most 6 may be taken now, not 7");
+}
+
+/// The Grundy value of every row of `length` coins (bit i of the index is coin i + 1), by the
+/// literal rules: turn over one, two or three coins, the rightmost from heads to tails.
+fn mock_turtles_values(length: usize) -> Vec<u64> {
+    let mut values = vec![0u64; 1 << length];
+    // Every move lowers the row read as a binary number, so smaller rows are valued first.
+    for row in 1..1usize << length {
+        let mut options = Vec::new();
+        for top in (0..length).filter(|&c| row >> c & 1 == 1) {
+            let base = row ^ 1 << top;
+            options.push(values[base]);
+            for i in 0..top {
+                options.push(values[base ^ 1 << i]);
+                for j in i + 1..top {
+                    options.push(values[base ^ 1 << i ^ 1 << j]);
+                }
+            }
+        }
+        values[row] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    values
+}
+
+#[test]
+fn the_coin_board_agrees_with_a_search_of_the_rules() {
+    let board = board("coin-flipping");
+    let values = mock_turtles_values(8);
+    let text = |length: usize, row: usize| -> String {
+        (0..length)
+            .map(|c| if row >> c & 1 == 1 { 'H' } else { 'T' })
+            .chain(['\n'])
+            .collect()
+    };
+    for length in 1..=8 {
+        for row in 0..1usize << length {
+            let position = text(length, row);
+            let value = board.value(&position).unwrap();
+            assert_eq!(value.grundy, Some(values[row]), "{position:?}");
+            assert_eq!(value.win, values[row] != 0, "{position:?}");
+            assert_eq!(board.is_over(&position).unwrap(), row == 0);
+            // Every move to a row worth 0, written with its coins in increasing order.
+            let mut expected = Vec::new();
+            for top in (0..length).filter(|&c| row >> c & 1 == 1) {
+                let mut turned = vec![vec![top]];
+                for i in 0..top {
+                    turned.push(vec![i, top]);
+                    for j in i + 1..top {
+                        turned.push(vec![i, j, top]);
+                    }
+                }
+                for coins in turned {
+                    if values[coins.iter().fold(row, |r, &c| r ^ 1 << c)] == 0 {
+                        let numbers: Vec<String> =
+                            coins.iter().map(|c| (c + 1).to_string()).collect();
+                        expected.push(numbers.join(" "));
+                    }
+                }
+            }
+            let winning = board.winning_moves(&position).unwrap();
+            let listed: Vec<String> = winning.iter().map(|mv| mv.text.clone()).collect();
+            if expected.len() <= 12 {
+                let (mut a, mut b) = (listed.clone(), expected.clone());
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "{position:?}");
+            } else {
+                assert_eq!(listed.len(), 12, "{position:?}");
+                assert!(
+                    listed.iter().all(|mv| expected.contains(mv)),
+                    "{position:?}"
+                );
+            }
+            for mv in winning {
+                assert_eq!(mv.value.grundy, Some(0), "{position:?}: {}", mv.text);
+                assert_eq!(board.play(&position, &mv.text).unwrap(), mv);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_coin_board_refuses_what_the_rules_do_not_allow() {
+    let board = board("coin-flipping");
+    let error = |mv: &str| board.play("HTTHT\n", mv).unwrap_err().to_string();
+    assert!(
+        error("3").contains("coin 3, the rightmost turned, shows tails"),
+        "{}",
+        error("3")
+    );
+    assert!(error("1 5").contains("coin 5"), "{}", error("1 5"));
+    assert_eq!(error("6"), "there is no coin 6 (the coins are 1 to 5)");
+    assert_eq!(error("0 4"), "there is no coin 0 (the coins are 1 to 5)");
+    assert!(error("4 4").contains("named twice"), "{}", error("4 4"));
+    assert!(
+        error("1 2 3 4").contains("one to three"),
+        "{}",
+        error("1 2 3 4")
+    );
+    assert!(error("x").contains("one to three"), "{}", error("x"));
+    assert!(error("").contains("one to three"), "{}", error(""));
+    // Any order; the rightmost coin is the largest number, and tails to its left turn to heads.
+    let turned = board.play("HTTHT\n", "4 2 1").unwrap();
+    assert_eq!(turned, board.play("HTTHT\n", "1 2 4").unwrap());
+    assert_eq!(turned.text, "1 2 4");
+    assert_eq!(turned.after, "THTTT\n");
+    assert_eq!(turned.words, "to turn over coins 1, 2 and 4");
+    assert_eq!(turned.after_words, "THTTT (a head at 2)");
+    for bad in ["HXT\n", "H T\n", "3\nHTH\n", "\n"] {
+        assert!(board.check(bad).is_err(), "{bad:?}");
+    }
+    let long = format!("{}\n", "H".repeat(1001));
+    assert!(
+        board
+            .check(&long)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 1000")
+    );
+    assert!(board.check(&format!("{}\n", "H".repeat(1000))).is_ok());
+    assert!(board.check_start("TTT\n").is_err());
+    assert!(board.is_over("TTT\n").unwrap());
 }

@@ -1,8 +1,10 @@
 //! Coin turning, Mock Turtles (own format): `T` tests of `n` and a row of `H`/`T`.
 
+use super::coins_play::CoinsPlay;
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::coins;
@@ -169,6 +171,11 @@ impl Family for Coins {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// The game on a page: rows of up to 1000 coins.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(CoinsPlay))
     }
 }
 

@@ -2,9 +2,11 @@
 //! one `n` per line, `0` ends; `Second win` / `First win`) and k-multiple subtraction (POJ 3922:
 //! `t` lines `n k`; `Case i: lose` or the smallest winning first move).
 
+use super::multiple_play::MultiplePlay;
 use super::{at_most, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception, listed, split_answers};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::multiple;
@@ -15,12 +17,18 @@ use std::fmt::Write;
 pub struct Multiple {
     /// `None`: Fibonacci Nim (k = 2, the HDU format); `Some(max_k)`: POJ 3922.
     max_k: Option<u32>,
+    /// The game on a page, from any pile and limit.
+    board: Played<MultiplePlay>,
 }
 
 impl Multiple {
-    pub const FIBONACCI: Multiple = Multiple { max_k: None };
+    pub const FIBONACCI: Multiple = Multiple {
+        max_k: None,
+        board: Played(MultiplePlay::FIBONACCI),
+    };
     pub const K_MULTIPLE: Multiple = Multiple {
         max_k: Some(100_000),
+        board: Played(MultiplePlay::K_MULTIPLE),
     };
 
     fn max_games(&self) -> u32 {
@@ -266,6 +274,10 @@ impl Family for Multiple {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&self.board)
     }
 }
 
