@@ -76,6 +76,11 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "fibonacci-nim",
         "k-multiple-subtraction",
         "coin-flipping",
+        "misere-nim",
+        "lasker-nim",
+        "nim-k",
+        "square-nim",
+        "staircase-nim",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }

@@ -21,6 +21,7 @@ pub mod octal;
 mod octal_play;
 mod parigame;
 mod piles;
+mod piles_play;
 mod sc4;
 mod spc4;
 mod stick_game;

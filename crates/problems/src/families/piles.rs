@@ -2,9 +2,11 @@
 //! Lasker's Nim (HDU 3032), Moore's Nim (own format, `n k`), subtract-a-square Nim (own format)
 //! and staircase Nim (POJ 1704, chessmen positions in any order).
 
+use super::piles_play::{LaskerNim, MisereNim, MooreNim, SquareNim, StaircaseNim};
 use super::{at_most, first_duplicate, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception, nim_sum_text};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, nim, subtraction};
@@ -31,6 +33,9 @@ pub struct Piles {
     words: [&'static str; 2],
     /// Subtract-a-square Grundy values up to the largest pile, computed once.
     square_values: OnceLock<Vec<u32>>,
+    /// The game on small piles, for people: built once, for subtract-a-square Nim from the
+    /// values above.
+    board: OnceLock<Box<dyn Board>>,
 }
 
 const SQUARE_LIMIT: u64 = 100_000;
@@ -52,6 +57,7 @@ impl Piles {
             max_total,
             words,
             square_values: OnceLock::new(),
+            board: OnceLock::new(),
         }
     }
     pub const fn misere() -> Self {
@@ -561,6 +567,18 @@ impl Family for Piles {
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
     }
+
+    /// The game on a page: at most 8 piles of at most 100 (8 chessmen on cells 1 to 100).
+    fn board(&self) -> Option<&dyn Board> {
+        let board = self.board.get_or_init(|| match self.variant {
+            Variant::Misere => Box::new(Played(MisereNim)),
+            Variant::Lasker => Box::new(Played(LaskerNim)),
+            Variant::Moore => Box::new(Played(MooreNim)),
+            Variant::Square => Box::new(Played(SquareNim::new(self.square_values()))),
+            Variant::Staircase => Box::new(Played(StaircaseNim)),
+        });
+        Some(board.as_ref())
+    }
 }
 
 const SUM_PARITY: Misconception = Misconception {
@@ -653,7 +671,7 @@ const STAIRCASE_P_MINUS_I: Misconception = Misconception {
 };
 
 /// The gaps `p_i − p_{i−1} − 1` of sorted cells, with `p_0 = 0`.
-fn gaps(sorted: &[u64]) -> Vec<u64> {
+pub(super) fn gaps(sorted: &[u64]) -> Vec<u64> {
     (0..sorted.len())
         .map(|i| sorted[i] - if i == 0 { 0 } else { sorted[i - 1] } - 1)
         .collect()
