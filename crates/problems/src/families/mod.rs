@@ -7,6 +7,7 @@ mod chomp_play;
 mod christmas;
 mod coins;
 mod dag_chess;
+mod dag_chess_play;
 mod dag_game;
 mod dag_play;
 mod every_sg;
