@@ -74,6 +74,7 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "dawsons-kayles",
         "dawsons-chess",
         "dag-chess",
+        "every-sg",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }

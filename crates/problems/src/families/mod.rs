@@ -11,6 +11,7 @@ mod dag_chess_play;
 mod dag_game;
 mod dag_play;
 mod every_sg;
+mod every_sg_play;
 mod hackenbush;
 mod hackenbush_play;
 mod multiple;
