@@ -75,6 +75,7 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "dawsons-chess",
         "dag-chess",
         "every-sg",
+        "christmas-game",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }

@@ -7,6 +7,7 @@
 use super::dag_chess::{children_of, edges_of, read_children};
 use super::dag_play::Dag;
 use super::random_forward_edges;
+use crate::explain::nim_sum_text;
 use crate::play::{Notation, Rules, Value, Words};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
@@ -145,14 +146,14 @@ impl Rules for DagChessPlay {
     }
 
     fn value_words(&self, tokens: &Tokens, value: &Value) -> String {
-        let terms: Vec<String> = tokens.at.iter().map(|&t| tokens.g(t).to_string()).collect();
-        let sum = value.grundy.unwrap_or(0);
-        match (terms.len(), sum) {
-            (1, 0) => "with Grundy value 0".to_owned(),
-            (1, _) => format!("with Grundy value {sum} ≠ 0"),
-            (_, 0) => format!("with nim-sum {} = 0", terms.join(" ⊕ ")),
-            _ => format!("with nim-sum {} = {sum} ≠ 0", terms.join(" ⊕ ")),
-        }
+        let values: Vec<u64> = tokens.at.iter().map(|&t| tokens.g(t).into()).collect();
+        let name = if values.len() == 1 {
+            "Grundy value"
+        } else {
+            "nim-sum"
+        };
+        let zero = if value.win { " ≠ 0" } else { "" };
+        format!("with {name} {}{zero}", nim_sum_text(&values))
     }
 
     fn read_move(&self, tokens: &Tokens, text: &str) -> Result<(u32, u32), String> {

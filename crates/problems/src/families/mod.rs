@@ -5,6 +5,7 @@ mod bipartite;
 mod chomp;
 mod chomp_play;
 mod christmas;
+mod christmas_play;
 mod coins;
 mod dag_chess;
 mod dag_chess_play;
