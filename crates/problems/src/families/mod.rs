@@ -2,6 +2,7 @@
 
 mod bash;
 mod bipartite;
+mod bipartite_play;
 mod chomp;
 mod chomp_play;
 mod christmas;
