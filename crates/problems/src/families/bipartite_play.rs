@@ -330,9 +330,11 @@ mod tests {
 
     const BOARD: Played<BipartitePlay> = Played(BipartitePlay);
 
+    type Rows = Vec<Vec<u8>>;
+
     /// The literal rules on the rows: the placement on any `.`, then a slide to a `.` sharing a
     /// side with `@`, which leaves an `x` behind. Every legal move with the rows it leaves.
-    fn moves(rows: &[Vec<u8>]) -> Vec<((usize, usize), Vec<Vec<u8>>)> {
+    fn moves(rows: &[Vec<u8>]) -> Vec<(Cell, Rows)> {
         let (n, m) = (rows.len(), rows[0].len());
         let token = (0..n)
             .flat_map(|r| (0..m).map(move |c| (r, c)))
@@ -354,7 +356,7 @@ mod tests {
         found
     }
 
-    fn wins(rows: &[Vec<u8>], memo: &mut HashMap<Vec<Vec<u8>>, bool>) -> bool {
+    fn wins(rows: &[Vec<u8>], memo: &mut HashMap<Rows, bool>) -> bool {
         if let Some(&known) = memo.get(rows) {
             return known;
         }
@@ -374,11 +376,7 @@ mod tests {
 
     /// Checks a position against the search and every move against the rules, then every
     /// position the game can reach.
-    fn check_all_game_long(
-        rows: Vec<Vec<u8>>,
-        memo: &mut HashMap<Vec<Vec<u8>>, bool>,
-        seen: &mut HashSet<Vec<Vec<u8>>>,
-    ) {
+    fn check_all_game_long(rows: Rows, memo: &mut HashMap<Rows, bool>, seen: &mut HashSet<Rows>) {
         if !seen.insert(rows.clone()) {
             return;
         }
@@ -411,7 +409,7 @@ mod tests {
         }
     }
 
-    fn grid(n: usize, m: usize, mask: u32) -> Vec<Vec<u8>> {
+    fn grid(n: usize, m: usize, mask: u32) -> Rows {
         (0..n)
             .map(|r| {
                 (0..m)
@@ -463,7 +461,7 @@ mod tests {
             let mut position = text(&grid(4, 4, mask));
             lost += usize::from(!BOARD.value(&position).unwrap().win);
             for step in 0.. {
-                let rows: Vec<Vec<u8>> = position
+                let rows: Rows = position
                     .lines()
                     .skip(1)
                     .map(|l| l.as_bytes().to_vec())
@@ -474,7 +472,7 @@ mod tests {
                     "{position}"
                 );
                 for mv in BOARD.winning_moves(&position).unwrap() {
-                    let after: Vec<Vec<u8>> = mv
+                    let after: Rows = mv
                         .after
                         .lines()
                         .skip(1)
