@@ -81,6 +81,10 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "nim-k",
         "square-nim",
         "staircase-nim",
+        "dag-chess",
+        "every-sg",
+        "christmas-game",
+        "bipartite-game",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }

@@ -1,9 +1,11 @@
 //! BZOJ 1443 "Game": a grid of `.` and `#`; the placer wins on the cells some maximum matching
 //! leaves free. Output `WIN` and those cells row-major, or `LOSE`.
 
+use super::bipartite_play::BipartitePlay;
 use super::{at_most, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::geography;
@@ -153,6 +155,11 @@ impl Family for BipartiteGame {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// The game itself on a page, placement first: grids up to 6 × 6.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(BipartitePlay))
     }
 }
 

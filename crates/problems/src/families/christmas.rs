@@ -1,9 +1,11 @@
 //! POJ 3710 "Christmas Game": test cases to the end of the file, each `N` graphs of `m k` and `k`
 //! edges; every graph is a tree with rings hung on it, rooted at vertex 1. `Sally` moves first.
 
+use super::christmas_play::ChristmasPlay;
 use super::{at_most, lines, push_line, shuffle_rooted, within};
 use crate::explain::{Certificate, Explain, LISTED, Misconception, listed, nim_sum_text};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::hackenbush;
@@ -49,7 +51,7 @@ fn value(d: &Decoration) -> u64 {
 
 /// A random tree of `tree` vertices with rings of random lengths (2 = a double edge) hung at
 /// random tree vertices, within `max_edges` edges and the vertex limit.
-fn decoration(rng: &mut TestRng, max_edges: u32) -> Decoration {
+pub(super) fn decoration(rng: &mut TestRng, max_edges: u32) -> Decoration {
     let max_edges = max_edges.max(1);
     let tree = rng.random_range(1..=(max_edges / 2 + 1).min(MAX_VERTICES));
     let mut edges: Vec<(u32, u32)> = (1..tree)
@@ -290,6 +292,11 @@ impl Family for ChristmasGame {
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
     }
+
+    /// One test case on a page: at most 4 decorations and 15 edges in all.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(ChristmasPlay))
+    }
 }
 
 /// A decoration taken apart by the fusion principle: its rings and the tree that remains.
@@ -459,7 +466,7 @@ fn without_edge(d: &Decoration, e: usize) -> Decoration {
 
 /// Every decoration of at most `max_edges` edges, once per shape (relabelling the vertices
 /// other than the root): edges between lower and higher labels, at most two between a pair.
-fn small_decorations(max_edges: usize) -> Vec<Decoration> {
+pub(super) fn small_decorations(max_edges: usize) -> Vec<Decoration> {
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for vertices in 1..=max_edges as u32 + 1 {

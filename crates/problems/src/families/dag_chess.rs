@@ -1,10 +1,12 @@
 //! POJ 2425 "A Chess Game": test cases to the end of the file, separated by one empty line; each
 //! is a DAG given by children lists, then token queries ended by `0`. Sprague–Grundy sum.
 
+use super::dag_chess_play::DagChessPlay;
 use super::dag_game::{dag_classes, distinct_successors, side_by_side, without_vertex};
 use super::{at_most, first_duplicate, lines, push_line, random_forward_edges, small_dags, within};
 use crate::explain::{Certificate, Explain, LISTED, Misconception, listed, nim_sum_text};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::graph::{self, Graph};
@@ -48,7 +50,7 @@ fn graph_of(case: &Case) -> Graph {
     Graph::from_edges(case.children.len(), &edges_of(&case.children))
 }
 
-fn edges_of(children: &[Vec<u32>]) -> Vec<(u32, u32)> {
+pub(super) fn edges_of(children: &[Vec<u32>]) -> Vec<(u32, u32)> {
     children
         .iter()
         .enumerate()
@@ -56,12 +58,54 @@ fn edges_of(children: &[Vec<u32>]) -> Vec<(u32, u32)> {
         .collect()
 }
 
-fn children_of(n: u32, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
+pub(super) fn children_of(n: u32, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
     let mut children = vec![Vec::new(); n as usize];
     for &(u, v) in edges {
         children[u as usize].push(v);
     }
     children
+}
+
+/// A test case's graph: the line `N` (at most `max_n`), then vertex i's children `k c_1 … c_k`
+/// for each i; refused when a vertex lists itself or a child twice, or when the graph has a
+/// directed cycle.
+pub(super) fn read_children(
+    reader: &mut StrictReader<'_>,
+    max_n: u32,
+) -> Result<Vec<Vec<u32>>, ValidationError> {
+    let n: u32 = reader.single("N", 1..=max_n)?;
+    let first_line = reader.line_number() + 1;
+    let mut children = Vec::with_capacity(n as usize);
+    let mut total = 0u32;
+    for v in 0..n {
+        let line = reader.line("a line \"k c_1 … c_k\"")?;
+        let k: u32 = line.int(0, "k", 0..=n - 1)?;
+        line.expect_len(k as usize + 1, "k followed by k children")?;
+        let list = (1..=k as usize)
+            .map(|i| line.int(i, &format!("c_{i}"), 0..=n - 1))
+            .collect::<Result<Vec<u32>, _>>()?;
+        if list.contains(&v) {
+            return Err(line.error(format!("vertex {v} lists itself as a child")));
+        }
+        if let Some(twice) = first_duplicate(&list) {
+            return Err(line.error(format!("child {} is listed twice", twice)));
+        }
+        total += k;
+        if total > MAX_EDGES {
+            return Err(line.error(format!("a test case has at most {MAX_EDGES} edges")));
+        }
+        children.push(list);
+    }
+    if let Some(cycle) = graph::find_cycle(&Graph::from_edges(n as usize, &edges_of(&children))) {
+        return Err(ValidationError::new(
+            first_line + cycle[0] as usize,
+            format!(
+                "vertex {} lies on a directed cycle (the graph must be acyclic)",
+                cycle[0]
+            ),
+        ));
+    }
+    Ok(children)
 }
 
 /// Several tokens on one graph, moved one at a time: the literal game for brute force.
@@ -102,46 +146,8 @@ impl Family for DagChess {
                     format!("at most {MAX_CASES} test cases are allowed"),
                 ));
             }
-            let n: u32 = reader.single("N", 1..=MAX_N)?;
-            let first_line = reader.line_number() + 1;
-            let mut children = Vec::with_capacity(n as usize);
-            let mut total = 0u32;
-            for v in 0..n {
-                let line = reader.line("a line \"k c_1 … c_k\"")?;
-                let k: u32 = line.int(0, "k", 0..=n - 1)?;
-                line.expect_len(k as usize + 1, "k followed by k children")?;
-                let list = (1..=k as usize)
-                    .map(|i| line.int(i, &format!("c_{i}"), 0..=n - 1))
-                    .collect::<Result<Vec<u32>, _>>()?;
-                if list.contains(&v) {
-                    return Err(line.error(format!("vertex {v} lists itself as a child")));
-                }
-                if let Some(twice) = first_duplicate(&list) {
-                    return Err(line.error(format!("child {} is listed twice", twice)));
-                }
-                total += k;
-                if total > MAX_EDGES {
-                    return Err(line.error(format!("a test case has at most {MAX_EDGES} edges")));
-                }
-                children.push(list);
-            }
-            let case_graph = Graph::from_edges(
-                n as usize,
-                &children
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(v, cs)| cs.iter().map(move |&c| (v as u32, c)))
-                    .collect::<Vec<_>>(),
-            );
-            if let Some(cycle) = graph::find_cycle(&case_graph) {
-                return Err(ValidationError::new(
-                    first_line + cycle[0] as usize,
-                    format!(
-                        "vertex {} lies on a directed cycle (the graph must be acyclic)",
-                        cycle[0]
-                    ),
-                ));
-            }
+            let children = read_children(&mut reader, MAX_N)?;
+            let n = children.len() as u32;
             let mut queries = Vec::new();
             loop {
                 let line = reader.line("a query \"m p_1 … p_m\" or the closing 0")?;
@@ -336,6 +342,11 @@ impl Family for DagChess {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// One graph and one query on a page: at most 20 vertices and 10 tokens.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(DagChessPlay))
     }
 }
 

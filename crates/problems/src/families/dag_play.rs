@@ -30,18 +30,19 @@ pub struct Params {
 }
 
 /// The graph of a game with every vertex's Grundy value and the length of the longest path from
-/// it, computed once and shared by the game's positions.
-struct Dag {
-    n: u32,
-    edges: Vec<(u32, u32)>,
-    graph: Graph,
-    grundy: Vec<u32>,
-    height: Vec<u32>,
+/// it, computed once and shared by the game's positions (of `dag-play`, and of `dag-chess`'s
+/// tokens).
+pub(super) struct Dag {
+    pub(super) n: u32,
+    pub(super) edges: Vec<(u32, u32)>,
+    pub(super) graph: Graph,
+    pub(super) grundy: Vec<u32>,
+    pub(super) height: Vec<u32>,
 }
 
 impl Dag {
     /// `edges` must be acyclic.
-    fn new(n: u32, edges: Vec<(u32, u32)>) -> Dag {
+    pub(super) fn new(n: u32, edges: Vec<(u32, u32)>) -> Dag {
         let graph = Graph::from_edges(n as usize, &edges);
         let grundy = graph::grundy_values(&graph).expect("an acyclic graph");
         let order = graph::topological_order(&graph).expect("an acyclic graph");

@@ -3,12 +3,14 @@
 
 use super::dag_chess::token_multisets;
 use super::dag_game::{dag_classes, distinct_successors, side_by_side, without_vertex};
+use super::every_sg_play::EverySgPlay;
 use super::{
     at_most, edge_on_a_cycle, lines, push_line, random_forward_edges, read_edges, small_dags,
     within,
 };
 use crate::explain::{Certificate, Explain, LISTED, Misconception, listed};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::graph::{self, Graph};
@@ -198,6 +200,11 @@ impl Family for EverySg {
 
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
+    }
+
+    /// One query on a page: at most 15 vertices, 30 edges and 6 tokens.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(EverySgPlay))
     }
 }
 

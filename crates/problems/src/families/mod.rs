@@ -2,15 +2,19 @@
 
 mod bash;
 mod bipartite;
+mod bipartite_play;
 mod chomp;
 mod chomp_play;
 mod christmas;
+mod christmas_play;
 mod coins;
 mod coins_play;
 mod dag_chess;
+mod dag_chess_play;
 mod dag_game;
 mod dag_play;
 mod every_sg;
+mod every_sg_play;
 mod hackenbush;
 mod hackenbush_play;
 mod multiple;
