@@ -648,3 +648,31 @@ fn parigame_starts_are_small_and_a_mix_of_won_and_lost_tables() {
         .count();
     assert!((8..=32).contains(&won), "{won} of 40 starts are won");
 }
+
+#[test]
+fn the_parigame_sample_of_voi_2011_worked_by_hand() {
+    let board = board("parigame");
+    // Erasing the last column leaves 1 2 / 1 2 / 2 3, whose last row (5) and last column (7)
+    // are both odd: no move. Erasing the last row leaves 1 2 2 / 1 2 3, from which the only move
+    // (the last row again) leaves 1 2 2, then 1 2, then 1: the mover there wins, so only the
+    // column wins.
+    let sample = "3 3\n1 2 2\n1 2 3\n2 3 1\n";
+    assert_eq!(
+        board.words(sample).unwrap(),
+        "3 × 3 table (last row 2 + 3 + 1 = 6, last column 2 + 3 + 1 = 6)"
+    );
+    assert!(board.value(sample).unwrap().win);
+    let hints = board.winning_moves(sample).unwrap();
+    assert_eq!(hints.len(), 1);
+    assert_eq!(hints[0].text, "col");
+    assert_eq!(hints[0].after, "3 2\n1 2\n1 2\n2 3\n");
+    assert_eq!(
+        hints[0].after_words,
+        "3 × 2 table (last row 2 + 3 = 5, last column 2 + 2 + 3 = 7)"
+    );
+    assert!(board.is_over(&hints[0].after).unwrap());
+    let row = board.play(sample, "row").unwrap();
+    assert_eq!(row.after, "2 3\n1 2 2\n1 2 3\n");
+    assert!(row.value.win);
+    assert_eq!(board.words("0 0\n").unwrap(), "the empty table");
+}
