@@ -85,11 +85,13 @@ fn the_interactive_problems_and_the_catalogue_s_games_that_fit_on_a_page_are_pla
         "every-sg",
         "christmas-game",
         "bipartite-game",
+        "parigame",
     ] {
         assert!(playable.contains(&slug), "{slug} is playable: {playable:?}");
     }
-    // Games whose positions are not heaps, piles or boards a person types: none of them.
-    for slug in ["parigame", "spc4", "sc4", "vika"] {
+    // SPC4 and SC4 are scoring games, whose values are amounts rather than a win or a loss, and
+    // Vika is a pursuit game on a grid in which play can go on forever.
+    for slug in ["spc4", "sc4", "vika"] {
         assert!(!playable.contains(&slug), "{slug} has no board");
     }
 }
@@ -455,4 +457,222 @@ fn the_coin_board_refuses_what_the_rules_do_not_allow() {
     assert!(board.check(&format!("{}\n", "H".repeat(1000))).is_ok());
     assert!(board.check_start("TTT\n").is_err());
     assert!(board.is_over("TTT\n").unwrap());
+}
+
+/// Whether the player to move wins on `table` (rows of equal length, none once it is empty), by
+/// the literal rules: erase the last row or the last column when its numbers add up to an even
+/// sum; a player who cannot move loses.
+fn parigame_win(table: &[Vec<u64>]) -> bool {
+    parigame_moves(table)
+        .iter()
+        .any(|(_, after)| !parigame_win(after))
+}
+
+/// The legal moves, `row` or `col`, with the table each leaves.
+fn parigame_moves(table: &[Vec<u64>]) -> Vec<(&'static str, Vec<Vec<u64>>)> {
+    let mut moves = Vec::new();
+    let Some(last) = table.last() else {
+        return moves;
+    };
+    let cols = last.len();
+    let tidy = |rest: Vec<Vec<u64>>| -> Vec<Vec<u64>> {
+        if rest.iter().any(Vec::is_empty) {
+            Vec::new()
+        } else {
+            rest
+        }
+    };
+    if last.iter().sum::<u64>() % 2 == 0 {
+        moves.push(("row", tidy(table[..table.len() - 1].to_vec())));
+    }
+    if table.iter().map(|row| row[cols - 1]).sum::<u64>() % 2 == 0 {
+        moves.push((
+            "col",
+            tidy(table.iter().map(|row| row[..cols - 1].to_vec()).collect()),
+        ));
+    }
+    moves
+}
+
+fn parigame_text(table: &[Vec<u64>]) -> String {
+    let cols = table.first().map_or(0, Vec::len);
+    let mut text = format!("{} {cols}\n", table.len());
+    for row in table {
+        let numbers: Vec<String> = row.iter().map(u64::to_string).collect();
+        text.push_str(&numbers.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// Checks the board on one table against the search of the rules: the value, the end of the
+/// game, and the winning moves, exactly the legal moves to a lost table.
+fn check_parigame_table(board: &dyn Board, table: &[Vec<u64>]) {
+    let text = parigame_text(table);
+    assert_eq!(board.check(&text).unwrap(), text);
+    let win = parigame_win(table);
+    let value = board.value(&text).unwrap();
+    assert_eq!(value.win, win, "{text:?}");
+    assert_eq!(value.grundy, None, "{text:?}");
+    let moves = parigame_moves(table);
+    assert_eq!(board.is_over(&text).unwrap(), moves.is_empty(), "{text:?}");
+    let expected: Vec<(String, String)> = moves
+        .iter()
+        .filter(|(_, after)| !parigame_win(after))
+        .map(|(mv, after)| (mv.to_string(), parigame_text(after)))
+        .collect();
+    let listed: Vec<(String, String)> = board
+        .winning_moves(&text)
+        .unwrap()
+        .into_iter()
+        .map(|mv| {
+            assert!(!mv.value.win, "{text:?}: {}", mv.text);
+            (mv.text, mv.after)
+        })
+        .collect();
+    assert_eq!(listed, expected, "{text:?}");
+    assert_eq!(!listed.is_empty(), win, "{text:?}");
+    for (mv, after) in &moves {
+        assert_eq!(board.play(&text, mv).unwrap().after, parigame_text(after));
+    }
+    for mv in ["row", "col"] {
+        if !moves.is_empty() && !moves.iter().any(|(m, _)| *m == mv) {
+            assert!(board.play(&text, mv).is_err(), "{text:?}: {mv}");
+        }
+    }
+}
+
+#[test]
+fn the_parigame_board_agrees_with_a_search_of_the_rules() {
+    let board = board("parigame");
+    check_parigame_table(board, &[]);
+    // Every parity pattern of every table up to 3 × 3 (numbers 1 and 2).
+    for rows in 1..=3usize {
+        for cols in 1..=3usize {
+            for mask in 0u32..1 << (rows * cols) {
+                let table: Vec<Vec<u64>> = (0..rows)
+                    .map(|i| {
+                        (0..cols)
+                            .map(|j| 1 + u64::from(mask >> (i * cols + j) & 1))
+                            .collect()
+                    })
+                    .collect();
+                check_parigame_table(board, &table);
+            }
+        }
+    }
+    // Random tables up to 5 × 5 with large numbers, from a fixed linear congruential sequence.
+    let mut state = 12345u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        state >> 33
+    };
+    for _ in 0..400 {
+        let (rows, cols) = (1 + next() as usize % 5, 1 + next() as usize % 5);
+        let table: Vec<Vec<u64>> = (0..rows)
+            .map(|_| (0..cols).map(|_| 1 + next() % 1_000_000_000).collect())
+            .collect();
+        check_parigame_table(board, &table);
+    }
+}
+
+#[test]
+fn the_parigame_board_refuses_what_the_rules_do_not_allow() {
+    let board = board("parigame");
+    // The last row sums to 3 + 4 = 7, the last column to 2 + 4 = 6.
+    let table = "2 2\n1 2\n3 4\n";
+    let error = board.play(table, "row").unwrap_err().to_string();
+    assert!(error.contains("the last row sums to 3 + 4 = 7"), "{error}");
+    assert!(error.contains("odd"), "{error}");
+    for written in ["col", "COL", "c", "C", "column", "Column"] {
+        let column = board.play(table, written).unwrap();
+        assert_eq!(column.text, "col");
+        assert_eq!(column.after, "2 1\n1\n3\n");
+        assert_eq!(column.words, "to erase the last column (2 + 4 = 6)");
+    }
+    assert_eq!(board.play("1 2\n2 4\n", "R").unwrap().after, "0 0\n");
+    for bad in ["x", "", "row col", "1"] {
+        let error = board.play(table, bad).unwrap_err().to_string();
+        assert!(error.contains("`row`"), "{bad:?}: {error}");
+    }
+    assert!(board.play("1 1\n3\n", "row").is_err());
+    assert!(board.is_over("1 1\n3\n").unwrap());
+    assert!(board.check_start("1 1\n3\n").is_err());
+    assert!(board.check_start("0 0\n").is_err());
+    assert!(board.is_over("0 0\n").unwrap());
+    for bad in [
+        "2 2\n1 2\n",
+        "2 2\n1 2\n3\n",
+        "2 2\n1 2\n3 4 5\n",
+        "1 1\n0\n",
+        "1 1\n1000000001\n",
+        "9 1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n",
+        "1 9\n1 1 1 1 1 1 1 1 1\n",
+        "2\n1 2\n",
+        "1 1\n1\n1\n",
+    ] {
+        assert!(board.check(bad).is_err(), "{bad:?}");
+    }
+    let empty = board.check("0 3\n").unwrap_err().to_string();
+    assert!(empty.contains("`0 0`"), "{empty}");
+    let zero = board.check("1 1\n0\n").unwrap_err().to_string();
+    assert!(zero.contains("outside 1..=1000000000"), "{zero}");
+}
+
+#[test]
+fn parigame_starts_are_small_and_a_mix_of_won_and_lost_tables() {
+    let board = board("parigame");
+    let won = (0..40)
+        .filter(|&seed| {
+            let start = board.random_start(seed);
+            assert_eq!(board.check_start(&start).unwrap(), start);
+            let sides: Vec<usize> = start
+                .lines()
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(|t| t.parse().unwrap())
+                .collect();
+            assert!(sides.iter().all(|s| (3..=6).contains(s)), "{start}");
+            let numbers: Vec<u64> = start
+                .lines()
+                .skip(1)
+                .flat_map(|l| l.split(' ').map(|t| t.parse::<u64>().unwrap()))
+                .collect();
+            assert!(numbers.iter().any(|n| n % 2 == 1), "{start}");
+            assert!(numbers.iter().any(|n| n % 2 == 0), "{start}");
+            board.value(&start).unwrap().win
+        })
+        .count();
+    assert!((8..=32).contains(&won), "{won} of 40 starts are won");
+}
+
+#[test]
+fn the_parigame_sample_of_voi_2011_worked_by_hand() {
+    let board = board("parigame");
+    // Erasing the last column leaves 1 2 / 1 2 / 2 3, whose last row (5) and last column (7)
+    // are both odd: no move. Erasing the last row leaves 1 2 2 / 1 2 3, from which the only move
+    // (the last row again) leaves 1 2 2, then 1 2, then 1: the mover there wins, so only the
+    // column wins.
+    let sample = "3 3\n1 2 2\n1 2 3\n2 3 1\n";
+    assert_eq!(
+        board.words(sample).unwrap(),
+        "3 × 3 table (last row 2 + 3 + 1 = 6, last column 2 + 3 + 1 = 6)"
+    );
+    assert!(board.value(sample).unwrap().win);
+    let hints = board.winning_moves(sample).unwrap();
+    assert_eq!(hints.len(), 1);
+    assert_eq!(hints[0].text, "col");
+    assert_eq!(hints[0].after, "3 2\n1 2\n1 2\n2 3\n");
+    assert_eq!(
+        hints[0].after_words,
+        "3 × 2 table (last row 2 + 3 = 5, last column 2 + 2 + 3 = 7)"
+    );
+    assert!(board.is_over(&hints[0].after).unwrap());
+    let row = board.play(sample, "row").unwrap();
+    assert_eq!(row.after, "2 3\n1 2 2\n1 2 3\n");
+    assert!(row.value.win);
+    assert_eq!(board.words("0 0\n").unwrap(), "the empty table");
 }

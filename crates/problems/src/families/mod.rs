@@ -24,6 +24,7 @@ mod nim_play;
 pub mod octal;
 mod octal_play;
 mod parigame;
+mod parigame_play;
 mod piles;
 mod piles_play;
 mod sc4;

@@ -1,9 +1,11 @@
 //! Parigame (VOI 2011): `k` games, each `n` and an `n × n` table; erase the last row or column
 //! when its sum is even.
 
+use super::parigame_play::ParigamePlay;
 use super::{at_most, lines, push_line, within};
 use crate::explain::{Certificate, Explain, Misconception, listed};
 use crate::family::{CrossCheck, Family};
+use crate::play::{Board, Played};
 use crate::seed::TestRng;
 use crate::strict::{StrictReader, ValidationError};
 use grundy_games::{implicit, parigame};
@@ -182,6 +184,11 @@ impl Family for Parigame {
     fn explainer(&self) -> Option<&dyn crate::explain::Explainer> {
         Some(self)
     }
+
+    /// One table on a page, shrinking as rows and columns are erased: up to 8 × 8.
+    fn board(&self) -> Option<&dyn Board> {
+        Some(&Played(ParigamePlay))
+    }
 }
 
 const WHOLE_ROW_SUMS: Misconception = Misconception {
@@ -198,7 +205,7 @@ const WHOLE_ROW_SUMS: Misconception = Misconception {
 };
 
 /// A table's top-left `rows × cols` part.
-type Part = (usize, usize);
+pub(super) type Part = (usize, usize);
 
 /// The numbers of the last row of the part `(rows, cols)`, or of its last column.
 fn last_row(table: &[Vec<u64>], (rows, cols): Part) -> Vec<u64> {
@@ -210,7 +217,7 @@ fn last_column(table: &[Vec<u64>], (rows, cols): Part) -> Vec<u64> {
 }
 
 /// `2 + 3 + 1 = 6`, or the first three terms and the last around "…" when there are many.
-fn sum_text(values: &[u64]) -> String {
+pub(super) fn sum_text(values: &[u64]) -> String {
     let sum: u64 = values.iter().sum();
     let terms: Vec<String> = values.iter().map(u64::to_string).collect();
     match terms.len() {
@@ -225,35 +232,35 @@ fn sum_text(values: &[u64]) -> String {
 }
 
 /// A move from a part: erasing its last row, or its last column.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Erase {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Erase {
     Row,
     Column,
 }
 
 impl Erase {
-    fn numbers(self, table: &[Vec<u64>], part: Part) -> Vec<u64> {
+    pub(super) fn numbers(self, table: &[Vec<u64>], part: Part) -> Vec<u64> {
         match self {
             Erase::Row => last_row(table, part),
             Erase::Column => last_column(table, part),
         }
     }
 
-    fn allowed(self, table: &[Vec<u64>], part: Part) -> bool {
+    pub(super) fn allowed(self, table: &[Vec<u64>], part: Part) -> bool {
         self.numbers(table, part)
             .iter()
             .sum::<u64>()
             .is_multiple_of(2)
     }
 
-    fn after(self, (rows, cols): Part) -> Part {
+    pub(super) fn after(self, (rows, cols): Part) -> Part {
         match self {
             Erase::Row => (rows - 1, cols),
             Erase::Column => (rows, cols - 1),
         }
     }
 
-    fn en(self) -> &'static str {
+    pub(super) fn en(self) -> &'static str {
         match self {
             Erase::Row => "the last row",
             Erase::Column => "the last column",
