@@ -2,9 +2,7 @@
 //! rules and the exact value, and the transcript.
 
 use super::game::{Game, Played};
-use super::{
-    Board, GameRecord, Heard, MoveRecord, Mover, Play, Referee, Side, Transcript, Value,
-};
+use super::{Board, GameRecord, Heard, MoveRecord, Mover, Play, Referee, Side, Transcript, Value};
 use crate::family::Family;
 use crate::seed::TestRng;
 use crate::strict::ValidationError;
