@@ -188,7 +188,7 @@ fn a_person_plays_in_the_terminal_and_reads_the_value_history() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("`i t a`"), "{text}");
     assert!(text.contains("You won."), "{text}");
-    let out = grundy(&["play", "parigame"], b"");
+    let out = grundy(&["play", "spc4"], b"");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no game to play"));
 }

@@ -181,7 +181,7 @@ async fn bad_games_are_refused_with_a_reason_and_nothing_else() {
     let (status, _) = server
         .call(
             Method::POST,
-            "/api/v1/problems/parigame/play",
+            "/api/v1/problems/spc4/play",
             "",
             Some(json!({"side": "first"})),
         )
@@ -242,7 +242,7 @@ async fn the_play_page_works_as_plain_forms() {
     // The problem page links to it; a problem without a game has no play page.
     let (_, statement) = page(&server, "/problems/nim-play").await;
     assert!(statement.contains("href=\"/play/nim-play\""));
-    let (status, _) = page(&server, "/play/parigame").await;
+    let (status, _) = page(&server, "/play/spc4").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     server.stop().await;
 }
@@ -269,7 +269,7 @@ async fn catalogue_games_are_played_on_their_own_page_with_their_notation() {
             .unwrap()
     };
     assert!(playable("kayles") && playable("nim") && playable("wythoff"));
-    assert!(!playable("parigame"));
+    assert!(playable("parigame") && !playable("spc4"));
 
     // (3, 4) is worth 3 ⊕ 1 = 2: knocking one pin off the end of the 4 leaves (3, 3), worth 0.
     assert_eq!(KAYLES[3] ^ KAYLES[4], 2);
