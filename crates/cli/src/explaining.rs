@@ -56,7 +56,8 @@ pub struct StressArgs {
     pub file: PathBuf,
     #[arg(long)]
     pub problem: String,
-    /// Language id (see `grundy doctor`); guessed from the extension when absent.
+    /// Language id or alias, in any case (`grundy doctor` lists them: `cpp` is the default
+    /// C++); guessed from the extension when absent.
     #[arg(long)]
     pub lang: Option<String>,
     /// How many random small games to try.

@@ -93,7 +93,8 @@ impl SandboxArgs {
 pub struct RunArgs {
     /// Source file.
     pub file: PathBuf,
-    /// Language id (see `grundy doctor`); guessed from the extension when absent.
+    /// Language id or alias, in any case (`grundy doctor` lists them: `cpp` is the default
+    /// C++); guessed from the extension when absent.
     #[arg(long)]
     pub lang: Option<String>,
     #[arg(long, default_value_t = 2000)]
@@ -190,7 +191,8 @@ pub struct JudgeArgs {
     pub file: PathBuf,
     #[arg(long)]
     pub problem: String,
-    /// Language id (see `grundy doctor`); guessed from the extension when absent.
+    /// Language id or alias, in any case (`grundy doctor` lists them: `cpp` is the default
+    /// C++); guessed from the extension when absent.
     #[arg(long)]
     pub lang: Option<String>,
     /// Print one JSON document instead of tables.
@@ -454,7 +456,8 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
             "isolation": isolation,
             "shortcomings": problems,
             "self_test": self_test.as_ref().map_err(|e| format!("{e:#}")),
-            "languages": languages.available().iter().map(|l| json!({"id": l.id(), "name": l.spec.name, "version": l.version()})).collect::<Vec<_>>(),
+            "languages": languages.available().iter().map(|l| json!({"id": l.id(), "name": l.spec.name, "aliases": l.spec.aliases, "version": l.version()})).collect::<Vec<_>>(),
+            "default_cpp": languages.default_cpp().map(|cpp| json!({"id": cpp.id, "name": cpp.name})),
             "unavailable": languages.unavailable().iter().map(|u| json!({"id": u.id, "reason": u.reason})).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -480,10 +483,22 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
             Ok(report) => println!("self-test:   isolated run ok ({} ms wall)", report.wall_ms),
             Err(e) => println!("self-test:   FAILED — {e:#}"),
         }
+        // Which standard `--lang cpp` compiles with, the first thing a teacher asks.
+        match languages.default_cpp() {
+            Some(cpp) if languages.unavailable().iter().any(|u| u.id == cpp.id) => {
+                println!("default C++: {} — {}, unavailable here", cpp.id, cpp.name)
+            }
+            Some(cpp) => println!("default C++: {} — {}", cpp.id, cpp.name),
+            None => println!("default C++: none (no language is named `cpp`)"),
+        }
         println!("languages:");
         for l in languages.available() {
+            let aliases = match l.spec.aliases.as_slice() {
+                [] => String::new(),
+                aliases => format!(" (also {})", aliases.join(", ")),
+            };
             println!(
-                "  {:<11} {} — {}",
+                "  {:<11} {} — {}{aliases}",
                 l.id(),
                 l.spec.name,
                 l.version().unwrap_or("?")

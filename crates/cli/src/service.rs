@@ -437,7 +437,8 @@ pub struct SubmitArgs {
     pub token: String,
     #[arg(long, env = "GRUNDY_PROBLEM")]
     pub problem: String,
-    /// Language id; guessed from the extension when absent.
+    /// Language id or alias, in any case, as the server's table has them (`cpp`, `py`, …);
+    /// guessed from the extension when absent.
     #[arg(long, env = "GRUNDY_LANG")]
     pub lang: Option<String>,
 }

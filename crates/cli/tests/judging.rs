@@ -327,6 +327,77 @@ fn run_reports_limits_and_exit_status() {
 }
 
 #[test]
+fn run_takes_the_usual_language_names() {
+    if !isolation_available("language names") || !tool_available("language names", "/usr/bin/g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // No extension to guess from: the name alone picks the language. `<=>` compiles only from
+    // C++20 on, so this also shows which standard `cpp` means.
+    let hello = dir.path().join("hello.txt");
+    std::fs::write(
+        &hello,
+        "#include <compare>\n#include <iostream>\n#include <string>\n\
+         int main() { std::string n; std::cin >> n; \
+         std::cout << ((1 <=> 2) < 0 ? \"hello \" : \"?\") << n << \"\\n\"; }\n",
+    )
+    .unwrap();
+    let file = hello.to_str().unwrap();
+    for name in ["cpp", "c++", "g++", "CPP", "cpp20"] {
+        let out = grundy(&["run", "--json", "--lang", name, file], b"ann\n");
+        let doc = json(&out);
+        assert_eq!(doc["status"], "ok", "--lang {name}: {doc}");
+        assert_eq!(doc["stdout"], "hello ann\n", "--lang {name}");
+        assert!(out.status.success(), "--lang {name}");
+    }
+
+    let out = grundy(&["run", "--lang", "pascal", file], b"");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(r#"unknown language "pascal"; accepted, in any case: "#),
+        "{stderr}"
+    );
+    assert!(stderr.contains("cpp20 (also cpp, c++, g++)"), "{stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "one paragraph: {stderr}"
+    );
+
+    if tool_available("language names", "/usr/bin/python3") {
+        let script = dir.path().join("script.txt");
+        std::fs::write(&script, "print(input().upper())\n").unwrap();
+        let file = script.to_str().unwrap();
+        for name in ["py", "python", "Python3"] {
+            let doc = json(&grundy(&["run", "--json", "--lang", name, file], b"bo\n"));
+            assert_eq!(doc["stdout"], "BO\n", "--lang {name}: {doc}");
+        }
+    }
+}
+
+#[test]
+fn doctor_states_the_default_cpp_and_lists_the_aliases() {
+    let out = grundy(&["doctor"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("default C++: cpp20 — C++20 (GCC, GNU++20)"),
+        "{text}"
+    );
+    let doc = json(&grundy(&["doctor", "--json"], b""));
+    assert_eq!(doc["default_cpp"]["id"], "cpp20", "{doc}");
+    if let Some(cpp) = doc["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == "cpp20")
+    {
+        assert_eq!(cpp["aliases"], serde_json::json!(["cpp", "c++", "g++"]));
+        assert!(text.contains("(also cpp, c++, g++)"), "{text}");
+    }
+}
+
+#[test]
 fn doctor_reports_isolation_and_languages() {
     let out = grundy(&["doctor", "--json"], b"");
     let doc = json(&out);

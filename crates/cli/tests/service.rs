@@ -13,9 +13,9 @@ use common::service::{Process, admin_create, grundy_command, guess, pebbles, ser
 use common::{isolation_available, programs, tool_available};
 use serde_json::{Value, json};
 
-fn submit(url: &str, token: &str, problem: &str, file: &str) -> (bool, String) {
+fn submit(url: &str, token: &str, problem: &str, file: &str, extra: &[&str]) -> (bool, String) {
     let path = programs().join("solutions").join(file);
-    let out = grundy_command(&[
+    let mut args = vec![
         "submit",
         "--server",
         url,
@@ -23,10 +23,10 @@ fn submit(url: &str, token: &str, problem: &str, file: &str) -> (bool, String) {
         token,
         "--problem",
         problem,
-        path.to_str().unwrap(),
-    ])
-    .output()
-    .unwrap();
+    ];
+    args.extend_from_slice(extra);
+    args.push(path.to_str().unwrap());
+    let out = grundy_command(&args).output().unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -107,11 +107,18 @@ async fn serve_and_submit_on_sqlite() {
     let (_server, url, admin) = serve(&["--workers", "1"], data.path());
     let admin = admin.expect("a fresh database prints the first admin's token");
 
-    let (accepted, out) = submit(&url, &admin, "stones", "stones/ok.cpp");
+    let (accepted, out) = submit(&url, &admin, "stones", "stones/ok.cpp", &[]);
     assert!(accepted, "{out}");
     assert!(out.contains("accepted, score 100/100"), "{out}");
     assert!(out.contains("full"), "the per-test table: {out}");
-    let (accepted, out) = submit(&url, &admin, "stones", "stones/wrong.cpp");
+    // Named as people type it: the server keeps the id (checked below).
+    let (accepted, out) = submit(
+        &url,
+        &admin,
+        "stones",
+        "stones/wrong.cpp",
+        &["--lang", "G++"],
+    );
     assert!(!accepted);
     assert!(out.contains("wrong_answer, score 30/100"), "{out}");
     // The subtasks as the statement lists them, with where the second first failed.
@@ -124,7 +131,7 @@ async fn serve_and_submit_on_sqlite() {
     // An interactive problem through a worker: its referee plays the program. The sample's games
     // come back move by move; a hidden test names the game and move of the mistake, not the
     // position.
-    let (accepted, out) = submit(&url, &admin, "nim-play", "../play/nim-play/blunder.c");
+    let (accepted, out) = submit(&url, &admin, "nim-play", "../play/nim-play/blunder.c", &[]);
     assert!(!accepted, "{out}");
     assert!(out.contains("wrong_answer"), "{out}");
     let (status, doc) = call(
@@ -335,11 +342,10 @@ async fn serve_and_submit_on_sqlite() {
     )
     .await;
     // Two Stones programs and the Nim player: the refused requests stored nothing.
-    assert_eq!(
-        mine["submissions"].as_array().unwrap().len(),
-        3,
-        "the refused requests stored nothing"
-    );
+    let mine = mine["submissions"].as_array().unwrap();
+    assert_eq!(mine.len(), 3, "the refused requests stored nothing");
+    let wrong = mine.iter().find(|s| s["id"] == 2).unwrap();
+    assert_eq!(wrong["language"], "cpp20", "stored by its id: {wrong}");
 }
 
 async fn submit_json(url: &str, token: &str, body: Value) -> i64 {

@@ -20,6 +20,9 @@ const DEFAULT: &str = include_str!("languages.toml");
 pub struct LanguageSpec {
     pub id: String,
     pub name: String,
+    /// Other names the language is asked for by (`py` for `python3`), in any case as the id is.
+    #[serde(default)]
+    pub aliases: Vec<String>,
     /// File extensions that select this language when none is given (first language wins).
     #[serde(default)]
     pub extensions: Vec<String>,
@@ -81,6 +84,21 @@ pub struct Unavailable {
     pub reason: String,
 }
 
+impl LanguageSpec {
+    /// The id, then the aliases.
+    fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.id.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+
+    /// Whether `name` is the id or an alias; people type `CPP` and `Py` as often as `cpp`.
+    fn is_named(&self, name: &str) -> bool {
+        self.names().any(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The name that means C++ without a standard (`--lang cpp`): its language is the default C++.
+pub const DEFAULT_CPP: &str = "cpp";
+
 /// The table; clones share what has been detected.
 #[derive(Debug, Clone)]
 pub struct Languages {
@@ -106,10 +124,19 @@ impl Entry {
 pub enum LanguageError {
     #[error("language table {path}: {message}")]
     Table { path: String, message: String },
-    #[error("unknown language {0:?}; available: {1}")]
-    Unknown(String, String),
-    #[error("cannot tell the language of {0}; pass --lang (available: {1})")]
-    NoExtension(String, String),
+    #[error("unknown language {name:?}; accepted, in any case: {accepted}")]
+    Unknown { name: String, accepted: String },
+    /// `language` as asked for, with its id when asked for by an alias.
+    #[error(
+        "language {language} is not available here: {reason}; accepted, in any case: {accepted}"
+    )]
+    Unavailable {
+        language: String,
+        reason: String,
+        accepted: String,
+    },
+    #[error("cannot tell the language of {file}; pass --lang with one of: {accepted}")]
+    NoExtension { file: String, accepted: String },
 }
 
 /// Memory-derived figures offered to commands as placeholders.
@@ -163,13 +190,22 @@ impl Languages {
             path: origin.clone(),
             message: e.to_string(),
         })?;
-        let mut seen = std::collections::BTreeSet::new();
+        // A name, id or alias, must pick one language whatever its case.
+        let mut seen = BTreeMap::new();
         for lang in &table.language {
-            if !seen.insert(lang.id.clone()) {
-                return Err(LanguageError::Table {
-                    path: origin,
-                    message: format!("language {:?} twice", lang.id),
-                });
+            for name in lang.names() {
+                if name.is_empty() {
+                    return Err(LanguageError::Table {
+                        path: origin,
+                        message: format!("{}: an empty name", lang.id),
+                    });
+                }
+                if let Some(other) = seen.insert(name.to_ascii_lowercase(), lang.id.as_str()) {
+                    return Err(LanguageError::Table {
+                        path: origin,
+                        message: format!("{name:?} names both {other} and {}", lang.id),
+                    });
+                }
             }
             if lang.run.is_empty() || lang.compile.as_ref().is_some_and(Vec::is_empty) {
                 return Err(LanguageError::Table {
@@ -215,22 +251,44 @@ impl Languages {
             .collect()
     }
 
-    pub fn get(&self, id: &str) -> Result<&Language, LanguageError> {
-        let entry = self.entries.iter().find(|e| e.spec.id == id);
-        match entry.map(Entry::language) {
-            Some(Ok(language)) => Ok(language),
-            Some(Err(reason)) => Err(LanguageError::Unknown(
-                id.to_owned(),
-                format!("{} ({id}: {reason})", self.ids()),
-            )),
-            None => Err(LanguageError::Unknown(id.to_owned(), self.ids())),
-        }
+    /// The language `name` names, by its id or an alias, in any case: the one place a language
+    /// asked for by a person is resolved (`--lang`, the API, the submit form). Whoever keeps the
+    /// choice keeps `id()`, never the name typed.
+    pub fn get(&self, name: &str) -> Result<&Language, LanguageError> {
+        let Some(entry) = self.entry(name) else {
+            return Err(LanguageError::Unknown {
+                name: name.to_owned(),
+                accepted: self.accepted(),
+            });
+        };
+        entry.language().map_err(|reason| {
+            let id = &entry.spec.id;
+            LanguageError::Unavailable {
+                language: if id.eq_ignore_ascii_case(name) {
+                    format!("{id:?}")
+                } else {
+                    format!("{name:?} ({id})")
+                },
+                reason: reason.to_owned(),
+                accepted: self.accepted(),
+            }
+        })
+    }
+
+    /// The default C++, available or not: the language [`DEFAULT_CPP`] names (`cpp20` in the
+    /// built-in table); none when the operator's table gives that name to no language.
+    pub fn default_cpp(&self) -> Option<&LanguageSpec> {
+        self.entry(DEFAULT_CPP).map(|e| &e.spec)
+    }
+
+    fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.spec.is_named(name))
     }
 
     /// The language of `file`: by `--lang` when given, else by extension.
     pub fn choose(&self, lang: Option<&str>, file: &Path) -> Result<&Language, LanguageError> {
-        if let Some(id) = lang {
-            return self.get(id);
+        if let Some(name) = lang {
+            return self.get(name);
         }
         let ext = file
             .extension()
@@ -241,13 +299,25 @@ impl Languages {
             .iter()
             .filter(|e| e.spec.extensions.contains(&ext))
             .find_map(|e| e.language().ok())
-            .ok_or_else(|| LanguageError::NoExtension(file.display().to_string(), self.ids()))
+            .ok_or_else(|| LanguageError::NoExtension {
+                file: file.display().to_string(),
+                accepted: self.accepted(),
+            })
     }
 
-    fn ids(&self) -> String {
-        self.available()
+    /// What `get` takes on this machine, for a refusal to list: each available language's id
+    /// with its aliases (`cpp20 (also cpp, c++, g++), cpp17, …`).
+    fn accepted(&self) -> String {
+        let available = self.available();
+        if available.is_empty() {
+            return "none, no language is available on this machine".to_owned();
+        }
+        available
             .iter()
-            .map(|l| l.spec.id.as_str())
+            .map(|l| match l.spec.aliases.as_slice() {
+                [] => l.spec.id.clone(),
+                aliases => format!("{} (also {})", l.spec.id, aliases.join(", ")),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -515,6 +585,138 @@ mod tests {
         let all = languages.clone();
         assert_eq!(all.available().len(), 2);
         assert!(marker.exists());
+    }
+
+    #[test]
+    fn the_usual_names_resolve_to_the_embedded_ids_in_any_case() {
+        let table: Table = toml::from_str(DEFAULT).unwrap();
+        let languages = Languages::new(table.language);
+        // Without detecting: this machine need not have the languages.
+        let id = |name: &str| languages.entry(name).map(|e| e.spec.id.as_str());
+        for (name, want) in [
+            ("cpp", "cpp20"),
+            ("c++", "cpp20"),
+            ("g++", "cpp20"),
+            ("python", "python3"),
+            ("py", "python3"),
+            ("java", "java17"),
+            ("js", "javascript"),
+            ("node", "javascript"),
+            ("rs", "rust"),
+            ("CPP", "cpp20"),
+            ("G++", "cpp20"),
+            ("Py", "python3"),
+            ("Node", "javascript"),
+            ("CPP17", "cpp17"),
+            ("Python3", "python3"),
+        ] {
+            assert_eq!(id(name), Some(want), "{name}");
+        }
+        assert_eq!(id("pascal"), None);
+        assert_eq!(id("c#"), None);
+    }
+
+    #[test]
+    fn the_default_cpp_is_what_cpp_and_the_cpp_extension_both_pick() {
+        let languages = Languages::load(None).unwrap();
+        let cpp = languages.default_cpp().unwrap();
+        assert_eq!(cpp.id, "cpp20");
+        assert!(cpp.name.contains("GNU++20"), "{}", cpp.name);
+        assert_eq!(
+            guess_from_extension(Path::new("sol.cpp")).as_deref(),
+            Some(cpp.id.as_str())
+        );
+        let none = Languages::new(vec![]);
+        assert!(none.default_cpp().is_none());
+    }
+
+    /// Two shell "languages" every machine has, with aliases, and one it lacks.
+    fn shells() -> Languages {
+        let table: Table = toml::from_str(
+            r#"
+            [[language]]
+            id = "sh"
+            name = "Shell"
+            aliases = ["shell", "posix"]
+            source = "main.sh"
+            run = ["/bin/sh", "main.sh"]
+            [[language]]
+            id = "dash"
+            name = "Another shell"
+            source = "main.sh"
+            run = ["/bin/sh", "main.sh"]
+            [[language]]
+            id = "ghost"
+            name = "Ghost"
+            aliases = ["boo"]
+            source = "main.g"
+            run = ["/nonexistent/ghost", "main.g"]
+            "#,
+        )
+        .unwrap();
+        Languages::new(table.language)
+    }
+
+    #[test]
+    fn aliases_pick_the_language_itself_and_refusals_list_every_accepted_name() {
+        let languages = shells();
+        assert_eq!(languages.get("Shell").unwrap().id(), "sh");
+        assert_eq!(languages.get("POSIX").unwrap().id(), "sh");
+        assert_eq!(languages.get("DASH").unwrap().id(), "dash");
+        assert_eq!(
+            languages
+                .choose(Some("posix"), Path::new("x.unknown"))
+                .unwrap()
+                .id(),
+            "sh"
+        );
+
+        let unknown = languages.get("pascal").unwrap_err().to_string();
+        assert_eq!(
+            unknown,
+            "unknown language \"pascal\"; accepted, in any case: sh (also shell, posix), dash"
+        );
+        // An alias of a language this machine lacks says which, and why.
+        let missing = languages.get("Boo").unwrap_err().to_string();
+        assert!(
+            missing.starts_with("language \"Boo\" (ghost) is not available here: /nonexistent/ghost is not installed;"),
+            "{missing}"
+        );
+        assert!(
+            missing.ends_with("sh (also shell, posix), dash"),
+            "{missing}"
+        );
+        let guess = languages
+            .choose(None, Path::new("prog.txt"))
+            .unwrap_err()
+            .to_string();
+        assert!(guess.ends_with("sh (also shell, posix), dash"), "{guess}");
+    }
+
+    #[test]
+    fn a_name_given_to_two_languages_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("langs.toml");
+        let language = |id: &str, aliases: &str| {
+            format!(
+                "[[language]]\nid = \"{id}\"\nname = \"X\"\naliases = {aliases}\nsource = \"a\"\nrun = [\"a\"]\n"
+            )
+        };
+        for (second, clash) in [
+            (language("b", r#"["CPP"]"#), r#""CPP" names both a and b"#),
+            (language("Cpp", "[]"), r#""Cpp" names both a and Cpp"#),
+            (language("b", r#"[""]"#), "b: an empty name"),
+        ] {
+            std::fs::write(&file, language("a", r#"["cpp"]"#) + &second).unwrap();
+            let err = Languages::load(Some(&file)).unwrap_err().to_string();
+            assert!(err.contains(clash), "{err}");
+        }
+        std::fs::write(
+            &file,
+            language("a", r#"["cpp"]"#) + &language("b", r#"["b2"]"#),
+        )
+        .unwrap();
+        assert!(Languages::load(Some(&file)).is_ok());
     }
 
     #[test]

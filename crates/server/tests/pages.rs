@@ -662,6 +662,14 @@ async fn programs_are_queued_through_the_submit_form() {
         )
     };
 
+    // The form starts at the default C++, the language `cpp` names.
+    let form = page(server.get("/problems/stones", ana.cookie())).await;
+    assert!(
+        form.html.contains(r#"<option value="cpp20" selected>"#),
+        "{}",
+        form.html
+    );
+
     let pasted = submit(program("cpp20", PASTED)).await;
     let first = pasted.submission_id();
     assert_redirect(&pasted, &format!("/submissions/{first}"));

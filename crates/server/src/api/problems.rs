@@ -100,6 +100,7 @@ pub(super) async fn problem(
             .map(|l| LanguageView {
                 id: l.id().to_owned(),
                 name: l.spec.name.clone(),
+                aliases: l.spec.aliases.clone(),
             })
             .collect(),
     }))

@@ -24,7 +24,8 @@ use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::state::AppState;
 
 /// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names
-/// of `GET /api/v1/problems/{slug}/instances`). Limited per user per minute.
+/// of `GET /api/v1/problems/{slug}/instances`). The language may be named by its id or an alias
+/// (`cpp`, `py`, …), in any case, and is kept by its id. Limited per user per minute.
 #[utoipa::path(post, path = "/api/v1/submissions", tag = "submissions",
     request_body = NewSubmissionBody,
     security(("bearer" = []), ("session" = [])),

@@ -209,8 +209,11 @@ pub struct SampleView {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LanguageView {
+    /// The name a submission keeps.
     pub id: String,
     pub name: String,
+    /// Other names a submission may give it by (`py` for `python3`), in any case as the id.
+    pub aliases: Vec<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -288,7 +291,11 @@ pub enum NewSubmissionBody {
 #[serde(deny_unknown_fields)]
 pub struct NewProgram {
     pub problem: String,
-    /// One of the problem's `languages` (`GET /api/v1/problems/{slug}`).
+    /// The `id` or one of the `aliases` of one of the problem's `languages`
+    /// (`GET /api/v1/problems/{slug}`), in any case; the submission keeps the id. With the
+    /// built-in language table: `cpp`, `c++` and `g++` name the default C++ (`cpp20`), `python`
+    /// and `py` name `python3`, `java` names `java17`, `js` and `node` name `javascript`, `rs`
+    /// names `rust`. Any other name is refused (400) with a message listing those accepted.
     pub language: String,
     /// Not blank, at most the operator's source limit (64 KiB by default).
     #[schema(min_length = 1)]

@@ -37,6 +37,7 @@ pub struct NewSubmission {
 #[derive(Debug, Clone)]
 pub enum Work {
     Program {
+        /// As the submitter named it: an id or an alias.
         language: String,
         source: String,
     },
@@ -93,10 +94,14 @@ struct Checked {
 fn check(domain: &Domain, problem: &Problem, work: Work) -> Result<Checked> {
     match work {
         Work::Program { language, source } => {
-            domain
+            // Stored by its id, never the alias typed: the gradebook, rejudges and the pages
+            // each show one name.
+            let id = domain
                 .languages
                 .get(&language)
-                .map_err(|e| Error::BadRequest(e.to_string()))?;
+                .map_err(|e| Error::BadRequest(e.to_string()))?
+                .id()
+                .to_owned();
             if source.trim().is_empty() {
                 return Err(Error::BadRequest("the source is empty".into()));
             }
@@ -108,7 +113,7 @@ fn check(domain: &Domain, problem: &Problem, work: Work) -> Result<Checked> {
             }
             Ok(Checked {
                 kind: SubmissionKind::Program,
-                language: Some(language),
+                language: Some(id),
                 source: source.into_bytes(),
                 answered_draw: None,
             })

@@ -206,10 +206,11 @@ fn problem_page_for(
         .collect();
     let chosen_language = chosen_language
         .or_else(|| {
-            languages
-                .iter()
-                .find(|l| l.id.starts_with("cpp"))
-                .map(|l| l.id.clone())
+            state
+                .domain
+                .languages
+                .default_cpp()
+                .map(|cpp| cpp.id.clone())
         })
         .unwrap_or_default();
     ProblemPage {
