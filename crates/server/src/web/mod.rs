@@ -281,7 +281,7 @@ impl FromRequestParts<AppState> for TeacherPage {
         } else {
             Err(PageError::Refused(
                 Error::Forbidden("these pages are for teachers and admins"),
-                Some(user),
+                Some(Box::new(user)),
             ))
         }
     }
@@ -291,8 +291,11 @@ impl FromRequestParts<AppState> for TeacherPage {
 /// someone not signed in, the login page.
 #[derive(Debug)]
 pub(crate) enum PageError {
-    Refused(Error, Option<User>),
-    LogIn { next: String },
+    /// The user is boxed: a `Result` with this error stays small.
+    Refused(Error, Option<Box<User>>),
+    LogIn {
+        next: String,
+    },
 }
 
 impl From<Error> for PageError {
@@ -317,7 +320,8 @@ impl IntoResponse for PageError {
             }
             PageError::Refused(error, user) => {
                 http::log_internal(&error);
-                let message = Ui::of(locale::for_caller(user.as_ref())).error(&error);
+                let user = user.map(|u| *u);
+                let message = words_for(user.as_ref()).error(&error);
                 error_page(http::status(&error), message, user)
             }
         }

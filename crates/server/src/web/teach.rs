@@ -159,7 +159,7 @@ pub(super) async fn publish_problem(
 ) -> Result<Response, PageError> {
     teaching::publish(&state.domain, &user, &slug)
         .await
-        .map_err(|e| PageError::Refused(e, Some(user)))?;
+        .map_err(|e| PageError::Refused(e, Some(Box::new(user))))?;
     Ok(Redirect::to(&format!("/teach?published={}", url_encode(&slug))).into_response())
 }
 
@@ -572,7 +572,7 @@ pub(super) async fn rejudge_problem(
 ) -> Result<Response, PageError> {
     let queued = teaching::rejudge_problem(&state.domain, &user, &slug)
         .await
-        .map_err(|e| PageError::Refused(e, Some(user)))?;
+        .map_err(|e| PageError::Refused(e, Some(Box::new(user))))?;
     Ok(Redirect::to(&format!(
         "/teach?requeued={}&count={queued}",
         url_encode(&slug)
@@ -653,7 +653,7 @@ pub(super) async fn create_user(
 ) -> Result<Response, PageError> {
     let role = match named::role(&form.role) {
         Ok(role) => role,
-        Err(refused) => return Err(PageError::Refused(refused, Some(viewer))),
+        Err(refused) => return Err(PageError::Refused(refused, Some(Box::new(viewer)))),
     };
     match accounts::create_user(
         &state.domain,
@@ -713,6 +713,6 @@ pub(super) async fn update_user(
             let page = users_page_for(&state, viewer, Some(message), None).await?;
             refused(error, page)
         }
-        Err(error) => Err(PageError::Refused(error, Some(viewer))),
+        Err(error) => Err(PageError::Refused(error, Some(Box::new(viewer)))),
     }
 }

@@ -244,7 +244,7 @@ pub(super) static ENGLISH: Ui = Ui {
     verdict_name: Verdict::label,
     late_rule: |rule| match rule {
         None => "Nothing is accepted after the due time.".into(),
-        Some((percent, hours)) if hours == 24.0 => {
+        Some((percent, 24.0)) => {
             format!("Late work loses {percent}% per started day, until the hard deadline.")
         }
         Some((percent, hours)) => format!(

@@ -250,7 +250,7 @@ pub(super) static VIETNAMESE: Ui = Ui {
     },
     late_rule: |rule| match rule {
         None => "Không nhận bài sau hạn nộp.".into(),
-        Some((percent, hours)) if hours == 24.0 => format!(
+        Some((percent, 24.0)) => format!(
             "Nộp muộn bị trừ {percent}% cho mỗi ngày (chưa trọn ngày vẫn tính một ngày), đến khi bài tập đóng hẳn."
         ),
         Some((percent, hours)) => format!(
