@@ -186,15 +186,15 @@ impl Words {
                 intro: |base| {
                     format!(
                         "Đây là một biến thể của bài *{base}*. Luật chơi, định dạng đầu vào, đầu \
-                         ra và các ràng buộc ở trên vẫn giữ nguyên; giới hạn và các subtask dưới \
-                         đây thay cho những gì đã nêu ở trên. Test của mỗi subtask được sinh \
+                         ra và các ràng buộc ở trên vẫn giữ nguyên; giới hạn và các nhóm test dưới \
+                         đây thay cho những gì đã nêu ở trên. Test của mỗi nhóm được sinh \
                          trong phạm vi các tham số được liệt kê."
                     )
                 },
                 time_limit: "Giới hạn thời gian",
                 seconds: "giây",
                 memory_limit: "Giới hạn bộ nhớ",
-                subtask: "Subtask",
+                subtask: "Nhóm test",
                 points: "điểm",
                 tests: "test",
             },

@@ -19,6 +19,7 @@ pub mod clock;
 pub mod domain;
 pub mod events;
 mod http;
+pub mod locale;
 pub mod registry;
 mod router;
 mod state;

@@ -33,6 +33,8 @@ pub fn router(state: AppState) -> Router {
                 .into_response()
         }))
         .layer(axum::middleware::from_fn(shape_errors))
+        // Outside `shape_errors`, so that the pages and bodies it makes speak the reader's language.
+        .layer(axum::middleware::from_fn(crate::locale::scope))
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .layer(PropagateRequestIdLayer::x_request_id())

@@ -992,3 +992,44 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
     assert_eq!(labels, ["Subtask 1 (30 points)", "Subtask 2 (70 points)"]);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn error_messages_follow_accept_language_and_codes_do_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), limits()).await;
+    let asked = |lang: &'static str| {
+        client()
+            .get(format!("{}/api/v1/problems/no-such-problem", server.url))
+            .header("accept-language", lang)
+            .send()
+    };
+    let (status, english) = json_of(asked("en").await.unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(english["error"], "not_found");
+    assert!(
+        english["message"].as_str().unwrap().contains("not found"),
+        "{english}"
+    );
+    let (status, vietnamese) = json_of(asked("vi-VN,vi;q=0.9").await.unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(vietnamese["error"], "not_found");
+    assert_eq!(vietnamese["message"], "Không tìm thấy nội dung này.");
+    let (_, unauthorized) = json_of(
+        client()
+            .get(format!("{}/api/v1/submissions", server.url))
+            .header("accept-language", "vi")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(unauthorized["error"], "unauthorized");
+    assert!(
+        unauthorized["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Em cần đăng nhập"),
+        "{unauthorized}"
+    );
+    server.stop().await;
+}

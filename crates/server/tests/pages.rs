@@ -475,7 +475,7 @@ async fn unknown_addresses_get_a_page_or_json_as_fits() {
 // Problems, statements and assets.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_problem_list_filters_by_tag_and_statements_remember_their_language() {
+async fn the_problem_list_filters_by_tag_and_statements_follow_the_chosen_language() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path(), Registration::Closed).await;
     for path in ["/", "/problems"] {
@@ -498,13 +498,12 @@ async fn the_problem_list_filters_by_tag_and_statements_remember_their_language(
     assert!(english.html.contains("<h1>Stones</h1>"), "{}", english.html);
     assert!(english.set_cookie("grundy_lang").is_none());
 
+    // A statement language picked on the page is for that page; the interface's cookie (the
+    // language switch's) chooses the statement elsewhere.
     let chosen = page(server.get("/problems/stones?lang=vi", None)).await;
     assert_html(&chosen, 200);
     assert!(chosen.html.contains("<h1>Bốc đá</h1>"), "{}", chosen.html);
-    let remembered = chosen
-        .set_cookie("grundy_lang")
-        .expect("the choice is kept");
-    assert!(remembered.starts_with("grundy_lang=vi;"), "{remembered}");
+    assert!(chosen.set_cookie("grundy_lang").is_none());
     let later = page(server.get("/problems/stones", Some("grundy_lang=vi"))).await;
     assert!(later.html.contains("<h1>Bốc đá</h1>"), "{}", later.html);
 
@@ -1468,4 +1467,350 @@ async fn the_account_page_makes_and_revokes_tokens_and_changes_the_password() {
         &page(server.get("/account", elsewhere.cookie())).await,
         "/login?next=/account",
     );
+}
+
+/// Every page a Vietnamese student and their teacher meet, with what each must say in
+/// Vietnamese: (path, whose cookie, labels).
+async fn vietnamese_pages(
+    server: &Server,
+    ana: &Account,
+    tom: &Account,
+) -> Vec<(String, Option<String>, Vec<&'static str>)> {
+    let assignment = teaches(server, tom, ana).await;
+    let course = server
+        .state
+        .domain
+        .store
+        .assignment(assignment)
+        .await
+        .unwrap()
+        .unwrap()
+        .course_id;
+    let submission = queue_program(server, ana, None).await;
+    let ana = ana.cookie.clone();
+    let tom = tom.cookie.clone();
+    vec![
+        (
+            "/problems".into(),
+            None,
+            vec!["Danh sách bài", "Bốc đá", "Độ khó"],
+        ),
+        (
+            "/problems/stones".into(),
+            Some(ana.clone()),
+            vec![
+                "<h1>Bốc đá</h1>",
+                "Giới hạn thời gian",
+                "Ví dụ",
+                "Nộp chương trình",
+                "Nhóm test 1",
+            ],
+        ),
+        (
+            format!("/submissions/{submission}"),
+            Some(ana.clone()),
+            vec!["Bài nộp", "Đang chờ chấm", "Bốc đá"],
+        ),
+        (
+            "/submissions".into(),
+            Some(ana.clone()),
+            vec!["Bài nộp của tôi", "Đang chờ chấm", "C++20"],
+        ),
+        ("/login".into(), None, vec!["Đăng nhập", "Mật khẩu"]),
+        ("/register".into(), None, vec!["Đăng ký", "Mật khẩu"]),
+        (
+            "/account".into(),
+            Some(ana.clone()),
+            vec!["Tài khoản của tôi", "Đổi mật khẩu"],
+        ),
+        (
+            format!("/courses/{course}"),
+            Some(ana.clone()),
+            vec!["Bài tập", "Hạn nộp", "đang mở"],
+        ),
+        (
+            format!("/assignments/{assignment}"),
+            Some(tom),
+            vec![
+                "Bảng điểm",
+                "Học sinh",
+                "Bốc đá",
+                "Điểm của em là điểm bài nộp cao nhất",
+            ],
+        ),
+        (
+            "/no-such-page".into(),
+            None,
+            vec!["Không tìm thấy", "Không có trang nào ở địa chỉ này."],
+        ),
+    ]
+}
+
+/// A page read as Vietnamese: declared so, and saying what it must.
+fn assert_vietnamese(path: &str, got: &Page, labels: &[&str]) {
+    assert!(
+        got.html.contains(r#"<html lang="vi">"#),
+        "{path}: {}",
+        got.html
+    );
+    for label in labels {
+        assert!(
+            got.html.contains(label),
+            "{path}: no {label:?} in {}",
+            got.html
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_asking_for_vietnamese_reads_every_page_in_vietnamese() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Open).await;
+    let ana = server.user("ana", Role::Student).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    for (path, cookie, labels) in vietnamese_pages(&server, &ana, &tom).await {
+        let asked = page(
+            server
+                .get(&path, cookie.as_deref())
+                .header("accept-language", "vi-VN,vi;q=0.9,en;q=0.8"),
+        )
+        .await;
+        assert_vietnamese(&path, &asked, &labels);
+        // The switch's cookie says the same without the header.
+        let with_cookie = match &cookie {
+            Some(c) => format!("{c}; grundy_lang=vi"),
+            None => "grundy_lang=vi".into(),
+        };
+        let switched = page(server.get(&path, Some(&with_cookie))).await;
+        assert_vietnamese(&path, &switched, &labels);
+    }
+    // Without either, English.
+    let english = page(
+        server
+            .get("/problems", None)
+            .header("accept-language", "fr, en;q=0.5"),
+    )
+    .await;
+    assert!(
+        english.html.contains(r#"<html lang="en">"#),
+        "{}",
+        english.html
+    );
+    assert!(english.html.contains("Problems"), "{}", english.html);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_preference_outranks_the_cookie_and_the_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let saved = page(
+        server
+            .post("/account/language", ana.cookie())
+            .form(&[("locale", "vi")]),
+    )
+    .await;
+    assert_eq!((saved.status, saved.location.as_str()), (303, "/account"));
+    let cookie = format!("{}; grundy_lang=en", ana.cookie);
+    for path in ["/problems", "/account", "/submissions"] {
+        let got = page(
+            server
+                .get(path, Some(&cookie))
+                .header("accept-language", "en"),
+        )
+        .await;
+        assert!(
+            got.html.contains(r#"<html lang="vi">"#),
+            "{path}: {}",
+            got.html
+        );
+    }
+    let account = page(server.get("/account", ana.cookie())).await;
+    assert!(
+        account
+            .html
+            .contains(r#"<option value="vi" lang="vi" selected>"#),
+        "{}",
+        account.html
+    );
+    // Back to the browser's choice.
+    page(
+        server
+            .post("/account/language", ana.cookie())
+            .form(&[("locale", "")]),
+    )
+    .await;
+    let got = page(
+        server
+            .get("/problems", ana.cookie())
+            .header("accept-language", "en"),
+    )
+    .await;
+    assert!(got.html.contains(r#"<html lang="en">"#), "{}", got.html);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_language_switch_sets_the_cookie_and_returns_to_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let list = page(server.get("/problems?tag=dp", None)).await;
+    assert!(list.html.contains(r#"action="/language""#), "{}", list.html);
+    assert!(
+        list.html
+            .contains(r#"name="next" value="/problems?tag=dp""#),
+        "{}",
+        list.html
+    );
+    let switched = page(
+        server
+            .post("/language", None)
+            .form(&[("locale", "vi"), ("next", "/problems?tag=dp")]),
+    )
+    .await;
+    assert_eq!(
+        (switched.status, switched.location.as_str()),
+        (303, "/problems?tag=dp")
+    );
+    let cookie = switched
+        .set_cookie("grundy_lang")
+        .expect("the switch's cookie");
+    assert!(cookie.starts_with("grundy_lang=vi;"), "{cookie}");
+    // Elsewhere is never a destination.
+    let away = page(
+        server
+            .post("/language", None)
+            .form(&[("locale", "en"), ("next", "//evil.example/")]),
+    )
+    .await;
+    assert_eq!(away.location, "/problems");
+    // Signed in, the switch also becomes the account's preference, which outranks the cookie.
+    let ana = server.user("ana", Role::Student).await;
+    page(
+        server
+            .post("/language", ana.cookie())
+            .form(&[("locale", "vi"), ("next", "/account")]),
+    )
+    .await;
+    let stored = server
+        .state
+        .domain
+        .store
+        .user_by_id(ana.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.locale.as_deref(), Some("vi"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_statement_follows_the_interface_unless_another_is_picked() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let vietnamese = page(server.get("/problems/stones", Some("grundy_lang=vi"))).await;
+    assert!(
+        vietnamese
+            .html
+            .contains(r#"<section class="statement" lang="vi">"#),
+        "{}",
+        vietnamese.html
+    );
+    let picked = page(server.get("/problems/stones?lang=en", Some("grundy_lang=vi"))).await;
+    assert!(
+        picked.html.contains(r#"<html lang="vi">"#),
+        "{}",
+        picked.html
+    );
+    assert!(
+        picked
+            .html
+            .contains(r#"<section class="statement" lang="en">"#),
+        "{}",
+        picked.html
+    );
+    assert!(picked.html.contains("<h1>Stones</h1>"), "{}", picked.html);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_worded_in_the_readers_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let cookie = format!("{}; grundy_lang=vi", ana.cookie);
+    let form = Form::new().text("language", "cpp20").text("source", "");
+    let refused = page(
+        server
+            .post("/problems/stones/submit", Some(&cookie))
+            .multipart(form),
+    )
+    .await;
+    assert_eq!(refused.status, 400);
+    assert!(
+        refused.html.contains("Mã nguồn đang trống."),
+        "{}",
+        refused.html
+    );
+    let login = page(
+        server
+            .post("/login", None)
+            .header("accept-language", "vi")
+            .form(&[("name", "ana"), ("password", "wrong")]),
+    )
+    .await;
+    assert!(
+        login.html.contains("Sai tên đăng nhập hoặc mật khẩu."),
+        "{}",
+        login.html
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_name_problems_and_languages_and_count_attempts_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let ana = server.user("ana", Role::Student).await;
+    let tom = server.user("tom", Role::Teacher).await;
+    let assignment = teaches(&server, &tom, &ana).await;
+    queue_program(&server, &ana, Some(assignment)).await;
+    let mine = page(server.get("/submissions", ana.cookie())).await;
+    assert!(
+        mine.html.contains(">Stones</a>"),
+        "the title, not the slug: {}",
+        mine.html
+    );
+    assert!(
+        mine.html.contains("C++20 (GCC"),
+        "the language's name: {}",
+        mine.html
+    );
+    assert!(!mine.html.contains("<td>cpp20</td>"), "{}", mine.html);
+    assert!(
+        !mine.html.contains("<th>User</th>"),
+        "one's own submissions: {}",
+        mine.html
+    );
+    let all = page(server.get("/teach/submissions", tom.cookie())).await;
+    assert!(all.html.contains("<th>User</th>"), "{}", all.html);
+    let book = page(server.get(&format!("/assignments/{assignment}"), tom.cookie())).await;
+    assert!(book.html.contains("<th>Stones</th>"), "{}", book.html);
+    assert!(
+        book.html.contains("1 attempt<") || book.html.contains("1 attempt "),
+        "{}",
+        book.html
+    );
+    assert!(!book.html.contains("1 attempts"), "{}", book.html);
+    let sách = page(server.get(
+        &format!("/assignments/{assignment}"),
+        Some(&format!("{}; grundy_lang=vi", tom.cookie)),
+    ))
+    .await;
+    assert!(sách.html.contains("1 lần nộp"), "{}", sách.html);
+    queue_program(&server, &ana, Some(assignment)).await;
+    let book = page(server.get(&format!("/assignments/{assignment}"), tom.cookie())).await;
+    assert!(book.html.contains("2 attempts"), "{}", book.html);
+    server.stop().await;
 }

@@ -11,7 +11,7 @@ impl Store {
         now: i64,
     ) -> Result<User> {
         const SQL: &str = "INSERT INTO users (name, role, password_hash, created_at) VALUES ($1, $2, $3, $4) \
-                           RETURNING id, name, role, password_hash, created_at";
+                           RETURNING id, name, role, password_hash, created_at, locale";
         let row: rows::UserRow = on_both!(self, pool => sqlx::query_as(SQL)
             .bind(name)
             .bind(role.as_str())
@@ -25,7 +25,7 @@ impl Store {
 
     pub async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
         const SQL: &str =
-            "SELECT id, name, role, password_hash, created_at FROM users WHERE name = $1";
+            "SELECT id, name, role, password_hash, created_at, locale FROM users WHERE name = $1";
         let row: Option<rows::UserRow> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(name).fetch_optional(pool).await?);
         row.map(TryInto::try_into).transpose()
@@ -33,7 +33,7 @@ impl Store {
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
         const SQL: &str =
-            "SELECT id, name, role, password_hash, created_at FROM users WHERE id = $1";
+            "SELECT id, name, role, password_hash, created_at, locale FROM users WHERE id = $1";
         let row: Option<rows::UserRow> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?);
         row.map(TryInto::try_into).transpose()
@@ -45,10 +45,17 @@ impl Store {
         Ok(())
     }
 
+    /// The interface language `user` chose (`None`: whatever their browser asks for).
+    pub async fn set_locale(&self, user: i64, locale: Option<&str>) -> Result<()> {
+        const SQL: &str = "UPDATE users SET locale = $1 WHERE id = $2";
+        on_both!(self, pool => sqlx::query(SQL).bind(locale).bind(user).execute(pool).await?.rows_affected());
+        Ok(())
+    }
+
     /// Everyone, by name.
     pub async fn users(&self) -> Result<Vec<User>> {
         const SQL: &str =
-            "SELECT id, name, role, password_hash, created_at FROM users ORDER BY name";
+            "SELECT id, name, role, password_hash, created_at, locale FROM users ORDER BY name";
         let found: Vec<rows::UserRow> =
             on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?);
         found.into_iter().map(TryInto::try_into).collect()

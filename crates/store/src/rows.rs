@@ -73,6 +73,8 @@ pub struct User {
     #[serde(skip)]
     pub password_hash: Option<String>,
     pub created_at: i64,
+    /// The interface language the person chose (a BCP 47 tag), if any.
+    pub locale: Option<String>,
 }
 
 /// An API token as its owner sees it: never the token itself, which only its digest records.
@@ -92,6 +94,7 @@ pub(crate) struct UserRow {
     role: String,
     password_hash: Option<String>,
     created_at: i64,
+    locale: Option<String>,
 }
 
 impl TryFrom<UserRow> for User {
@@ -104,6 +107,7 @@ impl TryFrom<UserRow> for User {
             name: row.name,
             password_hash: row.password_hash,
             created_at: row.created_at,
+            locale: row.locale,
         })
     }
 }

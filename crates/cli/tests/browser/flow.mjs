@@ -60,7 +60,7 @@ try {
   await shot("00-register");
   await page.fill("#name", "sam");
   await page.fill("#password", "sam-password-1");
-  await Promise.all([page.waitForURL(`${base}/problems`), page.click("button[type=submit]")]);
+  await Promise.all([page.waitForURL(`${base}/problems`), page.click("main button[type=submit]")]);
   assert.equal(await page.textContent("#who"), "sam");
   const listed = await page.locator("table.problems tbody tr").count();
   assert.ok(listed >= 4, `the list shows the catalogue (${listed} rows)`);

@@ -960,8 +960,8 @@ pub fn statement(family: &Octal, title: &str, lang: &str) -> String {
              thắng, ngược lại in `Second`.\n\n## Giới hạn\n\n- $1 \\le T \\le {MAX_GAMES}$\n\
              - $1 \\le k \\le {MAX_HEAPS}$\n- $1 \\le h_i \\le {bound}$\n\
              - Mọi giá trị trong dữ liệu vào đều là số nguyên.\n\n## Chấm điểm\n\n\
-             - Subtask 1 ({} điểm): $h_i \\le {}$.\n- Subtask 2 ({} điểm): $h_i \\le {}$.\n\
-             - Subtask 3 ({} điểm): không có ràng buộc gì thêm.\n",
+             - Nhóm test 1 ({} điểm): $h_i \\le {}$.\n- Nhóm test 2 ({} điểm): $h_i \\le {}$.\n\
+             - Nhóm test 3 ({} điểm): không có ràng buộc gì thêm.\n",
             small.1, small.2, medium.1, medium.2, large.1
         )
     } else {

@@ -57,7 +57,9 @@ fn code(error: &Error) -> ErrorCode {
 
 pub(crate) fn error_response(error: &Error) -> Response {
     http::log_internal(error);
-    let response = body(http::status(error), code(error), error.to_string());
+    // The code stays; the words follow the caller's `Accept-Language`.
+    let message = http::messages::message(crate::locale::current(), error);
+    let response = body(http::status(error), code(error), message);
     http::with_retry_after(error, response)
 }
 

@@ -424,6 +424,7 @@ mod tests {
             role,
             password_hash: None,
             created_at: 0,
+            locale: None,
         }
     }
 

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Domain, Error, Registration, Result, access};
 use crate::clock::now_ms;
+use crate::locale::Locale;
 
 pub const TOKEN_PREFIX: &str = "grundy_";
 /// How long a session lasts without a new login.
@@ -245,6 +246,15 @@ pub async fn change_password(
     domain
         .store
         .delete_user_sessions(user.id, keep.as_deref())
+        .await?;
+    Ok(())
+}
+
+/// The interface language the caller reads, or `None` to follow their browser.
+pub async fn set_locale(domain: &Domain, user: &User, locale: Option<Locale>) -> Result<()> {
+    domain
+        .store
+        .set_locale(user.id, locale.map(Locale::code))
         .await?;
     Ok(())
 }

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod client;
 pub mod headers;
+pub mod messages;
 
 use axum::http::{HeaderValue, StatusCode, header::RETRY_AFTER};
 use axum::response::Response;

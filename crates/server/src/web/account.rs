@@ -12,11 +12,14 @@ use serde::Deserialize;
 
 use grundy_store::User;
 
-use super::{Frame, PageError, SignedIn, Visitor, local_path, refusal, refused};
+use super::{
+    Frame, PageError, SignedIn, Visitor, local_path, page_of_form, refusal, refused, words_for,
+};
 use crate::clock::when;
 use crate::domain::{Error, Registration, accounts};
 use crate::http::auth;
 use crate::http::client::Client;
+use crate::locale::{self, Locale};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -44,7 +47,7 @@ pub(super) async fn login_page(
     Query(query): Query<NextQuery>,
 ) -> LoginPage {
     LoginPage {
-        frame: Frame::new(user, "Log in"),
+        frame: Frame::new(user, "").titled(|ui| ui.log_in),
         next: local_path(query.next.as_deref()).to_owned(),
         name: String::new(),
         error: None,
@@ -98,10 +101,10 @@ pub(super) async fn login(
         Ok(session) => Ok(signed_in(&state, &client, &session.secret, &next)),
         Err(refused @ (Error::BadLogin | Error::Throttled { .. })) => {
             let page = LoginPage {
-                frame: Frame::new(None, "Log in"),
+                frame: Frame::new(None, "").titled(|ui| ui.log_in),
                 next,
                 name: form.name,
-                error: Some(refused.to_string()),
+                error: Some(words_for(None).error(&refused)),
                 can_register: can_register(&state),
             };
             Ok(refusal(&refused, page))
@@ -141,7 +144,7 @@ fn register_page_for(
     error: Option<String>,
 ) -> RegisterPage {
     RegisterPage {
-        frame: Frame::new(user, "Register"),
+        frame: Frame::new(user, "").titled(|ui| ui.register),
         open: can_register(state),
         needs_code: matches!(
             state.domain.policy.registration,
@@ -193,7 +196,7 @@ pub(super) async fn register(
     match registered {
         Ok(session) => Ok(signed_in(&state, &client, &session.secret, "/problems")),
         Err(error) => {
-            let message = error.to_string();
+            let message = words_for(None).error(&error);
             refused(
                 error,
                 register_page_for(&state, None, form.name, Some(message)),
@@ -217,6 +220,8 @@ pub(super) struct TokenLine {
 pub(super) struct AccountPage {
     frame: Frame,
     has_password: bool,
+    /// The code of the language chosen for the account; empty to follow the browser.
+    preference: &'static str,
     token_days: u32,
     tokens: Vec<TokenLine>,
     /// A token just made: shown once, here, and never again.
@@ -237,12 +242,19 @@ async fn account_page_for(state: &AppState, user: User) -> Result<AccountPage, E
             last_used: t.last_used_at.map(when),
         })
         .collect();
-    let frame = Frame::new(Some(user), "Your account");
+    let preference = user
+        .locale
+        .as_deref()
+        .and_then(Locale::parse)
+        .map_or("", Locale::code);
+    let mut frame = Frame::new(Some(user), "");
+    frame.title = frame.ui.account.to_owned();
     Ok(AccountPage {
         has_password: frame
             .user
             .as_ref()
             .is_some_and(|u| u.password_hash.is_some()),
+        preference,
         token_days: state.domain.policy.token_days,
         tokens,
         new_token: None,
@@ -288,7 +300,7 @@ pub(super) async fn change_password(
             Ok(page.into_response())
         }
         Err(error) => {
-            page.error = Some(error.to_string());
+            page.error = Some(page.frame.ui.error(&error));
             refused(error, page)
         }
     }
@@ -315,7 +327,7 @@ pub(super) async fn create_token(
             Ok(page.into_response())
         }
         Err(error) => {
-            page.error = Some(error.to_string());
+            page.error = Some(page.frame.ui.error(&error));
             refused(error, page)
         }
     }
@@ -329,4 +341,66 @@ pub(super) async fn revoke_token(
 ) -> Result<Response, PageError> {
     accounts::revoke_token(&state.domain, &user, id).await?;
     Ok(Redirect::to("/account").into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct LanguageForm {
+    locale: String,
+    next: Option<String>,
+}
+
+/// The language switch on every page: a cookie, and for someone signed in also the account's
+/// preference (which outranks the cookie, so the switch must change it too). Goes back to the
+/// page it was pressed on.
+pub(super) async fn switch_language(
+    State(state): State<AppState>,
+    Visitor(user): Visitor,
+    Form(form): Form<LanguageForm>,
+) -> Result<Response, PageError> {
+    let locale = Locale::parse(&form.locale)
+        .ok_or_else(|| Error::BadRequest(format!("no language {:?}", form.locale)))?;
+    if let Some(user) = &user {
+        accounts::set_locale(&state.domain, user, Some(locale)).await?;
+    }
+    let next = return_to(local_path(form.next.as_deref()));
+    Ok((
+        AppendHeaders([(SET_COOKIE, locale::cookie(locale))]),
+        Redirect::to(next),
+    )
+        .into_response())
+}
+
+/// The page to show again after the switch: a form's address is shown by its page.
+fn return_to(next: &str) -> &str {
+    let path = next.split_once('?').map_or(next, |(path, _)| path);
+    let page = page_of_form(path);
+    if page == path { next } else { page }
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct PreferenceForm {
+    locale: String,
+}
+
+/// The account's language, or none (empty) to follow the browser.
+pub(super) async fn set_preference(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Form(form): Form<PreferenceForm>,
+) -> Result<Response, PageError> {
+    let locale = match form.locale.as_str() {
+        "" => None,
+        code => Some(
+            Locale::parse(code)
+                .ok_or_else(|| Error::BadRequest(format!("no language {code:?}")))?,
+        ),
+    };
+    accounts::set_locale(&state.domain, &user, locale).await?;
+    // The cookie follows, so that pages made before the caller is known (a refusal's) agree.
+    let cookie = locale.map_or_else(locale::expired_cookie, locale::cookie);
+    Ok((
+        AppendHeaders([(SET_COOKIE, cookie)]),
+        Redirect::to("/account"),
+    )
+        .into_response())
 }

@@ -15,7 +15,8 @@ use grundy_coursework::gradebook::format_points;
 use grundy_store::{Assignment, Extension, Feedback, MemberRole, Scoring, User};
 use serde::Deserialize;
 
-use super::{Frame, PageError, SignedIn, refused, when};
+use super::ui::Ui;
+use super::{Frame, PageError, SignedIn, refused, when, words_for};
 use crate::domain::assignments::{self, Draft, Part, StudentInstances, StudentProblem};
 use crate::domain::courses::{self, Import, ImportReport, Membership};
 use crate::domain::{Error, named, problems};
@@ -60,7 +61,7 @@ async fn courses_page(
         .map(|membership| CourseLine::of(&membership))
         .collect();
     Ok(CoursesPage {
-        frame: Frame::new(Some(user), "Courses"),
+        frame: Frame::new(Some(user), "").titled(|ui| ui.courses),
         courses,
         error,
     })
@@ -86,7 +87,8 @@ pub(super) async fn join(
     match courses::join(&state.domain, &user, &form.code).await {
         Ok(joined) => Ok(Redirect::to(&format!("/courses/{}", joined.course.id)).into_response()),
         Err(e) => {
-            let page = courses_page(&state, user, Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = courses_page(&state, user, Some(message)).await?;
             refused(e, page)
         }
     }
@@ -105,7 +107,8 @@ pub(super) async fn create(
     match courses::create(&state.domain, &user, &form.title).await {
         Ok(course) => Ok(Redirect::to(&format!("/courses/{}", course.id)).into_response()),
         Err(e) => {
-            let page = courses_page(&state, user, Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = courses_page(&state, user, Some(message)).await?;
             refused(e, page)
         }
     }
@@ -222,7 +225,8 @@ pub(super) async fn import(
             .await?
             .into_response()),
         Err(e) => {
-            let page = course_page(&state, user, id, None, Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = course_page(&state, user, id, None, Some(message)).await?;
             refused(e, page)
         }
     }
@@ -237,7 +241,8 @@ pub(super) async fn remove_member(
     match courses::remove_member(&state.domain, &user, id, member).await {
         Ok(()) => Ok(Redirect::to(&format!("/courses/{id}")).into_response()),
         Err(e) => {
-            let page = course_page(&state, user, id, None, Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = course_page(&state, user, id, None, Some(message)).await?;
             refused(e, page)
         }
     }
@@ -391,15 +396,16 @@ async fn new_assignment_page(
         .iter()
         .map(|e| ProblemChoice {
             slug: e.problem.slug().to_owned(),
-            title: e.problem.title("en").to_owned(),
+            title: e.problem.title(words_for(Some(&user)).code).to_owned(),
             chosen: form.problems.iter().any(|p| p == e.problem.slug()),
         })
         .collect();
     Ok(NewAssignmentPage {
-        frame: Frame::new(
-            Some(user),
-            format!("New assignment — {}", membership.course.title),
-        ),
+        frame: {
+            let frame = Frame::new(Some(user), "");
+            let title = format!("{} — {}", frame.ui.new_assignment, membership.course.title);
+            Frame { title, ..frame }
+        },
         course: CourseLine::of(&membership),
         problems,
         form,
@@ -433,7 +439,8 @@ pub(super) async fn create_assignment(
     match made {
         Ok(created) => Ok(Redirect::to(&format!("/assignments/{}", created.id)).into_response()),
         Err(e) => {
-            let page = new_assignment_page(&state, user, id, form, Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = new_assignment_page(&state, user, id, form, Some(message)).await?;
             refused(e, page)
         }
     }
@@ -497,8 +504,8 @@ pub(super) struct AssignmentPage {
     my_closes: String,
     status: &'static str,
     penalty: String,
-    scoring: String,
-    feedback: String,
+    /// How it counts and what its students see, in a sentence.
+    rules: String,
     personal_tests: bool,
     problems: Vec<ProblemLine>,
     teaching: bool,
@@ -564,21 +571,12 @@ impl AssignmentPage {
     }
 }
 
-fn penalty_words(a: &Assignment) -> String {
+/// What late work loses, as the table words it.
+fn late_rule(ui: &Ui, a: &Assignment) -> String {
     let s = &a.spec;
-    if s.closes_at == s.due_at {
-        return "Nothing is accepted after the due time".into();
-    }
-    let hours = s.penalty_step_ms as f64 / 3_600_000.0;
-    let step = if (hours - 24.0).abs() < f64::EPSILON {
-        "day".to_owned()
-    } else {
-        format!("{} hours", format_points(hours))
-    };
-    format!(
-        "Late work loses {}% per started {step}, until the hard deadline",
-        s.penalty_percent
-    )
+    let rule = (s.closes_at != s.due_at)
+        .then(|| (s.penalty_percent, s.penalty_step_ms as f64 / 3_600_000.0));
+    (ui.late_rule)(rule)
 }
 
 async fn assignment_page(
@@ -589,6 +587,7 @@ async fn assignment_page(
 ) -> Result<AssignmentPage, PageError> {
     let view = assignments::view(&state.domain, &user, id).await?;
     let found = &view.assignment;
+    let frame = Frame::new(Some(user.clone()), found.spec.title.clone());
     let mut problems = Vec::new();
     for slug in &found.spec.problems {
         // A draft's title is shown once its students may see it.
@@ -597,14 +596,14 @@ async fn assignment_page(
             .ok();
         problems.push(ProblemLine {
             slug: slug.clone(),
-            title: entry
-                .as_ref()
-                .map_or_else(|| slug.clone(), |e| e.problem.title("en").to_owned()),
+            title: entry.as_ref().map_or_else(
+                || slug.clone(),
+                |e| e.problem.title(frame.ui.code).to_owned(),
+            ),
             answer_mode: entry.is_some_and(|e| e.problem.is_family_backed()),
         });
     }
     let mut page = AssignmentPage {
-        frame: Frame::new(Some(user.clone()), found.spec.title.clone()),
         id,
         course_id: found.course_id,
         title: found.spec.title.clone(),
@@ -614,9 +613,8 @@ async fn assignment_page(
         my_due: String::new(),
         my_closes: String::new(),
         status: view.window.as_str(),
-        penalty: penalty_words(found),
-        scoring: found.spec.scoring.as_str().to_owned(),
-        feedback: found.spec.feedback.as_str().to_owned(),
+        penalty: late_rule(frame.ui, found),
+        rules: (frame.ui.assignment_rules)(found.spec.scoring, found.spec.feedback),
         personal_tests: found.spec.personal_tests,
         problems,
         teaching: view.role == MemberRole::Teacher,
@@ -631,6 +629,7 @@ async fn assignment_page(
         students: Vec::new(),
         extension_default: local(found.spec.due_at.saturating_add(2 * 86_400_000)),
         error,
+        frame,
     };
     match view.part {
         Part::Teacher { extensions } => {
@@ -683,7 +682,8 @@ pub(super) async fn extend(
     match done {
         Ok(()) => Ok(Redirect::to(&format!("/assignments/{id}")).into_response()),
         Err(e) => {
-            let page = assignment_page(&state, user, id, Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = assignment_page(&state, user, id, Some(message)).await?;
             refused(e, page)
         }
     }
@@ -740,8 +740,8 @@ pub(super) async fn regenerate(
         ))
         .into_response()),
         Err(e) => {
-            let page =
-                instances_page(&state, user, (id, student, slug), Some(e.to_string())).await?;
+            let message = words_for(Some(&user)).error(&e);
+            let page = instances_page(&state, user, (id, student, slug), Some(message)).await?;
             refused(e, page)
         }
     }

@@ -30,6 +30,8 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::domain::{Error, access};
 use crate::http::{self, auth};
+use crate::locale;
+use crate::locale::Locale;
 use crate::state::{AppState, HttpLimits};
 use ui::Ui;
 
@@ -50,6 +52,8 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         .route("/logout", post(account::logout))
         .route("/account", get(account::account_page))
         .route("/account/password", post(account::change_password))
+        .route("/account/language", post(account::set_preference))
+        .route("/language", post(account::switch_language))
         .route("/account/tokens", post(account::create_token))
         .route("/account/tokens/{id}/revoke", post(account::revoke_token))
         .route(
@@ -145,6 +149,8 @@ async fn no_store(mut response: Response) -> Response {
 #[derive(Debug)]
 pub(crate) struct Frame {
     pub ui: &'static Ui,
+    /// The page's own address, which the language switch returns to.
+    pub path: String,
     pub user: Option<User>,
     pub title: String,
     /// False on error pages that do not know who is asking: they show no account links
@@ -155,11 +161,18 @@ pub(crate) struct Frame {
 impl Frame {
     pub fn new(user: Option<User>, title: impl Into<String>) -> Frame {
         Frame {
-            ui: Ui::for_locale("en"),
+            ui: Ui::of(locale::for_caller(user.as_ref())),
+            path: locale::current_path(),
             user,
             title: title.into(),
             account_shown: true,
         }
+    }
+
+    /// The frame with a title from its own table.
+    pub fn titled(mut self, title: impl FnOnce(&'static Ui) -> &'static str) -> Frame {
+        self.title = title(self.ui).to_owned();
+        self
     }
 
     pub fn is_teacher(&self) -> bool {
@@ -169,6 +182,19 @@ impl Frame {
     pub fn is_admin(&self) -> bool {
         self.user.as_ref().is_some_and(access::is_admin)
     }
+
+    /// The languages the switch offers: (code, name in itself, whether it is this page's).
+    pub fn locales(&self) -> Vec<(&'static str, &'static str, bool)> {
+        Locale::ALL
+            .into_iter()
+            .map(|l| (l.code(), l.name(), l.code() == self.ui.code))
+            .collect()
+    }
+}
+
+/// The words for `user`, in the language they read.
+pub(crate) fn words_for(user: Option<&User>) -> &'static Ui {
+    Ui::of(locale::for_caller(user))
 }
 
 /// The visitor, signed in or not (a session cookie or a bearer token).
@@ -255,7 +281,7 @@ impl FromRequestParts<AppState> for TeacherPage {
         } else {
             Err(PageError::Refused(
                 Error::Forbidden("these pages are for teachers and admins"),
-                Some(user),
+                Some(Box::new(user)),
             ))
         }
     }
@@ -265,8 +291,11 @@ impl FromRequestParts<AppState> for TeacherPage {
 /// someone not signed in, the login page.
 #[derive(Debug)]
 pub(crate) enum PageError {
-    Refused(Error, Option<User>),
-    LogIn { next: String },
+    /// The user is boxed: a `Result` with this error stays small.
+    Refused(Error, Option<Box<User>>),
+    LogIn {
+        next: String,
+    },
 }
 
 impl From<Error> for PageError {
@@ -291,7 +320,9 @@ impl IntoResponse for PageError {
             }
             PageError::Refused(error, user) => {
                 http::log_internal(&error);
-                error_page(http::status(&error), error.to_string(), user)
+                let user = user.map(|u| *u);
+                let message = words_for(user.as_ref()).error(&error);
+                error_page(http::status(&error), message, user)
             }
         }
     }
@@ -312,8 +343,13 @@ pub(crate) fn refused(error: Error, page: impl IntoResponse) -> Result<Response,
 
 /// An error page; without the user (`None`), its header shows no account links.
 pub(crate) fn error_page(status: StatusCode, message: String, user: Option<User>) -> Response {
-    let reason = status.canonical_reason().unwrap_or("Error");
-    let mut frame = Frame::new(user, reason);
+    let mut frame = Frame::new(user, "");
+    frame.title = if status == StatusCode::NOT_FOUND {
+        frame.ui.not_found
+    } else {
+        frame.ui.error_title
+    }
+    .to_owned();
     frame.account_shown = frame.user.is_some();
     let page = ErrorPage {
         frame,
@@ -325,12 +361,12 @@ pub(crate) fn error_page(status: StatusCode, message: String, user: Option<User>
 
 /// The router's own "not found" for a page address.
 pub(crate) fn not_found(Visitor(user): Visitor) -> Response {
-    let mut frame = Frame::new(user, "Not Found");
-    frame.account_shown = true;
+    let mut frame = Frame::new(user, "");
+    frame.title = frame.ui.not_found.to_owned();
     let page = ErrorPage {
+        message: frame.ui.no_page_here.to_owned(),
         frame,
         status: 404,
-        message: "There is no page at this address.".into(),
     };
     (StatusCode::NOT_FOUND, page).into_response()
 }

@@ -162,7 +162,8 @@ pub(super) async fn play_page(
     if !play::playable(&state.domain, &slug) {
         return Err(Error::NotFound(format!("a game to play in problem {slug:?}")).into());
     }
-    let title = entry.problem.title("en").to_owned();
+    let frame = Frame::new(user.clone(), "");
+    let title = entry.problem.title(frame.ui.code).to_owned();
     let board = entry
         .problem
         .board()
@@ -170,7 +171,10 @@ pub(super) async fn play_page(
     let suggestion = board.random_start(rand::random());
     let notation = board.notation();
     let mut page = PlayPage {
-        frame: Frame::new(user.clone(), format!("Play: {title}")),
+        frame: Frame {
+            title: format!("{}: {title}", frame.ui.play),
+            ..frame
+        },
         slug: slug.clone(),
         title,
         suggestion,

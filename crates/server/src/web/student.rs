@@ -6,9 +6,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Multipart, Path, Query, State};
-use axum::http::HeaderMap;
-use axum::http::header::SET_COOKIE;
-use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use grundy_judge::explain::Explanation;
 use grundy_judge::naming::Group;
 use grundy_judge::{SubtaskResult, Verdict};
@@ -16,17 +14,14 @@ use grundy_problems::play::{Mover, Side, Transcript};
 use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionStatus, User};
 use serde::Deserialize;
 
-use super::ui::SubmissionState;
+use super::ui::{SubmissionState, Ui};
 use super::{Frame, PageError, SignedIn, Visitor, refusal, when};
 use crate::domain::assignments::{self, Target};
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::domain::{Error, problems};
-use crate::http::auth;
+use crate::locale::Locale;
 use crate::registry::Entry;
 use crate::state::AppState;
-
-/// The statement language a visitor chose last (`?lang=` sets it).
-const LANGUAGE_COOKIE: &str = "grundy_lang";
 
 #[derive(Debug, Deserialize)]
 pub(super) struct ListQuery {
@@ -61,7 +56,11 @@ pub(super) async fn problem_list(
     let domain = &state.domain;
     let marks = problems::marks(domain, user.as_ref()).await?;
     let tag = query.tag.filter(|t| !t.is_empty());
-    let problems = problems::list(domain, user.as_ref(), tag.as_deref())
+    let tags = problems::tags(domain, user.as_ref()).await?;
+    let mut frame = Frame::new(user, "");
+    frame.title = frame.ui.problems.to_owned();
+    let user = frame.user.as_ref();
+    let problems = problems::list(domain, user, tag.as_deref())
         .await?
         .iter()
         .map(|e| {
@@ -69,7 +68,7 @@ pub(super) async fn problem_list(
             let mark = marks.get(p.slug());
             ProblemLine {
                 slug: p.slug().to_owned(),
-                title: p.title("en").to_owned(),
+                title: p.title(frame.ui.code).to_owned(),
                 difficulty: p.spec.difficulty.as_str(),
                 tags: p.spec.tags.clone(),
                 mark: match mark {
@@ -81,9 +80,8 @@ pub(super) async fn problem_list(
             }
         })
         .collect();
-    let tags = problems::tags(domain, user.as_ref()).await?;
     Ok(ProblemListPage {
-        frame: Frame::new(user, "Problems"),
+        frame,
         problems,
         tags,
         tag,
@@ -169,11 +167,7 @@ pub(super) struct ProblemPage {
 }
 
 fn language_name(code: &str) -> &'static str {
-    match code {
-        "en" => "English",
-        "vi" => "Tiếng Việt",
-        _ => "other",
-    }
+    Locale::parse(code).map_or("?", Locale::name)
 }
 
 /// Builds the problem page; also what a refused submission returns to, with its error and
@@ -188,8 +182,16 @@ fn problem_page_for(
     error: Option<String>,
 ) -> ProblemPage {
     let p = &entry.problem;
+    let frame = Frame::new(user, "");
+    // The statement follows the interface unless the reader picked another.
     let lang = lang
         .filter(|l| entry.html.contains_key(*l))
+        .or_else(|| {
+            entry
+                .html
+                .contains_key(frame.ui.code)
+                .then_some(frame.ui.code)
+        })
         .or_else(|| entry.html.contains_key("en").then_some("en"))
         .or_else(|| entry.html.keys().next().map(String::as_str))
         .unwrap_or("en")
@@ -214,7 +216,10 @@ fn problem_page_for(
         })
         .unwrap_or_default();
     ProblemPage {
-        frame: Frame::new(user, p.title(&lang)),
+        frame: Frame {
+            title: p.title(&lang).to_owned(),
+            ..frame
+        },
         slug: p.slug().to_owned(),
         title: p.title(&lang).to_owned(),
         statement_html: entry.html.get(&lang).cloned().unwrap_or_default(),
@@ -258,26 +263,13 @@ pub(super) async fn problem_page(
     Path(slug): Path<String>,
     Query(query): Query<StatementQuery>,
     Query(for_assignment): Query<AssignmentQuery>,
-    headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let entry = problems::visible(&state.domain, user.as_ref(), &slug).await?;
-    let remembered = auth::cookie(&headers, LANGUAGE_COOKIE);
-    let asked = query.lang.as_deref().or(remembered.as_deref());
     let tag = tag(&state, user.as_ref(), for_assignment.assignment, &slug).await?;
+    let asked = query.lang.as_deref();
     let mut page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
     page.assignment = tag;
-    match query.lang {
-        // Remember the choice for the next statement.
-        Some(lang) if entry.html.contains_key(&lang) => Ok((
-            AppendHeaders([(
-                SET_COOKIE,
-                format!("{LANGUAGE_COOKIE}={lang}; Path=/; Max-Age=31536000; SameSite=Lax"),
-            )]),
-            page,
-        )
-            .into_response()),
-        _ => Ok(page.into_response()),
-    }
+    Ok(page.into_response())
 }
 
 /// The submit form: a language and either pasted source or a file (the file wins when given).
@@ -285,11 +277,9 @@ pub(super) async fn submit_program(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(slug): Path<String>,
-    headers: HeaderMap,
     mut form: Multipart,
 ) -> Result<Response, PageError> {
     let entry = problems::visible(&state.domain, Some(&user), &slug).await?;
-    let lang = auth::cookie(&headers, LANGUAGE_COOKIE);
     let mut language = None;
     let mut pasted = String::new();
     let mut uploaded = Vec::new();
@@ -310,15 +300,8 @@ pub(super) async fn submit_program(
     }
     let tag = tag(&state, Some(&user), assignment, &slug).await?;
     let refused_page = |user: User, language: Option<String>, source: String, error: &Error| {
-        let mut page = problem_page_for(
-            &state,
-            &entry,
-            Some(user),
-            lang.as_deref(),
-            language,
-            source,
-            Some(error.to_string()),
-        );
+        let mut page = problem_page_for(&state, &entry, Some(user), None, language, source, None);
+        page.error = Some(page.frame.ui.error(error));
         page.assignment = tag.clone();
         refusal(error, page)
     };
@@ -392,10 +375,13 @@ async fn answers_page_for(
     let tag = tag(state, Some(&user), assignment, slug).await?;
     let drawn = submissions::answer_sheet(&state.domain, &user, slug, assignment).await?;
     let p = &drawn.entry.problem;
+    let mut frame = Frame::new(Some(user), "");
+    let title = p.title(frame.ui.code).to_owned();
+    frame.title = format!("{title} — {}", frame.ui.answer_mode);
     Ok(AnswersPage {
-        frame: Frame::new(Some(user), format!("{} — answers", p.title("en"))),
+        frame,
         slug: p.slug().to_owned(),
-        title: p.title("en").to_owned(),
+        title,
         version: drawn.version,
         instances: drawn
             .instances
@@ -476,15 +462,8 @@ pub(super) async fn submit_answers(
             } else {
                 answers
             };
-            let page = answers_page_for(
-                &state,
-                &slug,
-                user,
-                &kept,
-                Some(refused.to_string()),
-                assignment,
-            )
-            .await?;
+            let mut page = answers_page_for(&state, &slug, user, &kept, None, assignment).await?;
+            page.error = Some(page.frame.ui.error(&refused));
             Ok(refusal(&refused, page))
         }
     }
@@ -500,6 +479,8 @@ pub(super) struct PageQuery {
 pub(super) struct SubmissionLine {
     pub id: i64,
     pub problem: String,
+    /// The problem's title in the reader's language, where it has one.
+    pub problem_title: String,
     pub user: String,
     pub language: String,
     pub state: SubmissionState,
@@ -508,14 +489,25 @@ pub(super) struct SubmissionLine {
 }
 
 impl SubmissionLine {
-    pub(super) fn of(s: &Submission, user: &str) -> SubmissionLine {
+    /// A submission by `user`, in the words of `ui`: the problem's title and the language's
+    /// name rather than their ids.
+    pub(super) fn of(state: &AppState, ui: &Ui, s: &Submission, user: &str) -> SubmissionLine {
+        let id = s.language.as_deref().unwrap_or_default();
         SubmissionLine {
             id: s.id,
             problem: s.problem.clone(),
+            problem_title: problems::find(&state.domain, &s.problem).map_or_else(
+                |_| s.problem.clone(),
+                |e| e.problem.title(ui.code).to_owned(),
+            ),
             user: user.to_owned(),
             language: match s.kind {
-                SubmissionKind::Answers => "answers".to_owned(),
-                SubmissionKind::Program => s.language.clone().unwrap_or_default(),
+                SubmissionKind::Answers => ui.answer_mode.to_owned(),
+                SubmissionKind::Program => state
+                    .domain
+                    .languages
+                    .get(id)
+                    .map_or_else(|_| id.to_owned(), |l| l.spec.name.clone()),
             },
             state: SubmissionState::of(s),
             score: match (s.score, s.max_score) {
@@ -559,12 +551,13 @@ pub(super) async fn my_submissions(
         ..Filter::default()
     };
     let (found, older) = one_page(submissions::list(&state.domain, &user, &filter).await?);
+    let frame = Frame::new(Some(user), "").titled(|ui| ui.my_submissions);
     Ok(MySubmissionsPage {
         submissions: found
             .iter()
-            .map(|s| SubmissionLine::of(s, &user.name))
+            .map(|s| SubmissionLine::of(&state, frame.ui, s, ""))
             .collect(),
-        frame: Frame::new(Some(user), "My submissions"),
+        frame,
         older,
     }
     .into_response())
@@ -736,10 +729,12 @@ pub(super) async fn submission_page(
 ) -> Result<Response, PageError> {
     let detail = submissions::detail(&state.domain, &user, id).await?;
     let found = &detail.submission;
+    let mut frame = Frame::new(Some(user), "");
+    frame.title = format!("{} {id}", frame.ui.submission);
     let entry = problems::find(&state.domain, &found.problem).ok();
     let problem_title = entry.as_ref().map_or_else(
         || found.problem.clone(),
-        |e| e.problem.title("en").to_owned(),
+        |e| e.problem.title(frame.ui.code).to_owned(),
     );
     // Subtasks by their statement numbers; samples and personal instances by their names.
     let groups: BTreeMap<String, String> = entry
@@ -763,7 +758,7 @@ pub(super) async fn submission_page(
     };
     let live = found.status != SubmissionStatus::Done;
     Ok(SubmissionPage {
-        line: SubmissionLine::of(found, &detail.author),
+        line: SubmissionLine::of(&state, frame.ui, found, &detail.author),
         problem_title,
         is_answers: found.kind == SubmissionKind::Answers,
         live: live || detail.explanation_pending,
@@ -795,7 +790,7 @@ pub(super) async fn submission_page(
             .replace('<', "\\u003c"),
         source: detail.source,
         explanation: ExplanationLine::of(detail.explanation),
-        frame: Frame::new(Some(user), format!("Submission {id}")),
+        frame,
     }
     .into_response())
 }

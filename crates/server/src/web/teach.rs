@@ -16,7 +16,7 @@ use grundy_store::{Role, User};
 use serde::Deserialize;
 
 use super::student::{PAGE_SIZE, SubmissionLine, one_page};
-use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when};
+use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when, words_for};
 use crate::domain::accounts::{self, UserChange};
 use crate::domain::submissions::{self, Filter};
 use crate::domain::{Error, access, named, problems, teaching};
@@ -144,7 +144,7 @@ pub(super) async fn index(
         .collect();
     let notice = query.text(&state, &user).await;
     Ok(IndexPage {
-        frame: Frame::new(Some(user), "Teach"),
+        frame: Frame::new(Some(user), "").titled(|ui| ui.teach),
         problems,
         notice,
     }
@@ -159,7 +159,7 @@ pub(super) async fn publish_problem(
 ) -> Result<Response, PageError> {
     teaching::publish(&state.domain, &user, &slug)
         .await
-        .map_err(|e| PageError::Refused(e, Some(user)))?;
+        .map_err(|e| PageError::Refused(e, Some(Box::new(user))))?;
     Ok(Redirect::to(&format!("/teach?published={}", url_encode(&slug))).into_response())
 }
 
@@ -192,7 +192,7 @@ impl UploadPage {
             Err(_) => String::new(),
         };
         UploadPage {
-            frame: Frame::new(Some(user), "Upload a problem"),
+            frame: Frame::new(Some(user), "").titled(|ui| ui.upload_package),
             error,
             max_mib: state.limits.package_bytes >> 20,
             max_unpacked_mib: registry::package_limits().max_total_bytes >> 20,
@@ -214,7 +214,8 @@ pub(super) async fn upload(
     mut form: Multipart,
 ) -> Result<Response, PageError> {
     let refuse = async |user: User, error: Error| {
-        let page = UploadPage::new(&state, user, Some(error.to_string())).await;
+        let message = words_for(Some(&user)).error(&error);
+        let page = UploadPage::new(&state, user, Some(message)).await;
         refused(error, page)
     };
     let mut package = None;
@@ -307,7 +308,7 @@ fn variant_page_for(
         }
     }
     VariantPage {
-        frame: Frame::new(Some(user), "Create a variant"),
+        frame: Frame::new(Some(user), "").titled(|ui| ui.create_variant),
         bases,
         form,
         error,
@@ -340,7 +341,7 @@ pub(super) async fn create_variant(
             Ok(Redirect::to(&format!("/problems/{}", entry.problem.slug())).into_response())
         }
         Err(error) => {
-            let message = error.to_string();
+            let message = words_for(Some(&user)).error(&error);
             refused(error, variant_page_for(&state, user, form, Some(message)))
         }
     }
@@ -370,7 +371,7 @@ pub(super) struct GameForm {
 
 fn games_page_for(user: User, form: GameForm, error: Option<String>) -> GamesPage {
     GamesPage {
-        frame: Frame::new(Some(user), "A game from its octal code"),
+        frame: Frame::new(Some(user), "").titled(|ui| ui.game_from_code),
         form,
         error,
     }
@@ -415,7 +416,7 @@ pub(super) async fn create_game(
             Ok(Redirect::to(&format!("/problems/{}", entry.problem.slug())).into_response())
         }
         Err(error) => {
-            let message = error.to_string();
+            let message = words_for(Some(&user)).error(&error);
             refused(error, games_page_for(user, form, Some(message)))
         }
     }
@@ -535,13 +536,16 @@ pub(super) async fn submissions(
             .collect(),
         submissions: found
             .iter()
-            .map(|s| SubmissionLine::of(s, names.get(&s.user_id).copied().unwrap_or("?")))
+            .map(|s| {
+                let name = names.get(&s.user_id).copied().unwrap_or("?");
+                SubmissionLine::of(&state, words_for(Some(&viewer)), s, name)
+            })
             .collect(),
         here: query(filter.before),
         problem: problem.unwrap_or_default(),
         user: user.unwrap_or_default(),
         older,
-        frame: Frame::new(Some(viewer), "All submissions"),
+        frame: Frame::new(Some(viewer), "").titled(|ui| ui.all_submissions),
     }
     .into_response())
 }
@@ -568,7 +572,7 @@ pub(super) async fn rejudge_problem(
 ) -> Result<Response, PageError> {
     let queued = teaching::rejudge_problem(&state.domain, &user, &slug)
         .await
-        .map_err(|e| PageError::Refused(e, Some(user)))?;
+        .map_err(|e| PageError::Refused(e, Some(Box::new(user))))?;
     Ok(Redirect::to(&format!(
         "/teach?requeued={}&count={queued}",
         url_encode(&slug)
@@ -619,7 +623,7 @@ async fn users_page_for(
             .into_iter()
             .map(Role::as_str)
             .collect(),
-        frame: Frame::new(Some(viewer), "Users"),
+        frame: Frame::new(Some(viewer), "").titled(|ui| ui.users),
         error,
         notice,
     })
@@ -649,7 +653,7 @@ pub(super) async fn create_user(
 ) -> Result<Response, PageError> {
     let role = match named::role(&form.role) {
         Ok(role) => role,
-        Err(refused) => return Err(PageError::Refused(refused, Some(viewer))),
+        Err(refused) => return Err(PageError::Refused(refused, Some(Box::new(viewer)))),
     };
     match accounts::create_user(
         &state.domain,
@@ -666,7 +670,8 @@ pub(super) async fn create_user(
         ))
         .into_response()),
         Err(error) => {
-            let page = users_page_for(&state, viewer, Some(error.to_string()), None).await?;
+            let message = words_for(Some(&viewer)).error(&error);
+            let page = users_page_for(&state, viewer, Some(message), None).await?;
             refused(error, page)
         }
     }
@@ -704,9 +709,10 @@ pub(super) async fn update_user(
         .into_response()),
         // A password refused for its length is said on the page, with the form.
         Err(error @ Error::BadRequest(_)) => {
-            let page = users_page_for(&state, viewer, Some(error.to_string()), None).await?;
+            let message = words_for(Some(&viewer)).error(&error);
+            let page = users_page_for(&state, viewer, Some(message), None).await?;
             refused(error, page)
         }
-        Err(error) => Err(PageError::Refused(error, Some(viewer))),
+        Err(error) => Err(PageError::Refused(error, Some(Box::new(viewer)))),
     }
 }

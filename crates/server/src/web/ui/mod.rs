@@ -1,10 +1,19 @@
-//! The pages' words. Templates read every label from a `Ui`, so another language is one more
-//! table and a line in `Ui::for_locale`; statements carry their own languages (`?lang=`).
+//! The pages' words, and the API's error messages. Templates read every label from a `Ui`, one
+//! table per language (`en.rs`, `vi.rs`): another language is one more table, a `Locale` and a
+//! line in [`Ui::of`]. A table is a struct literal, so the compiler finds a missing label; words
+//! that depend on a number are functions in the table, since languages inflect differently.
+//! Statements carry their own languages (`?lang=`).
+
+mod en;
+mod vi;
 
 use std::borrow::Borrow;
 
 use grundy_judge::Verdict;
 use grundy_store::{Feedback, Scoring, SubmissionStatus};
+
+use crate::domain::Error;
+use crate::locale::Locale;
 
 /// Labels, headings and messages shown around the content.
 #[derive(Debug)]
@@ -137,7 +146,8 @@ pub struct Ui {
     pub course: &'static str,
     pub your_extension: &'static str,
     pub late_penalty: &'static str,
-    pub attempts: &'static str,
+    /// "1 attempt", "2 attempts".
+    pub attempts_count: fn(i64) -> String,
     pub attempts_heading: &'static str,
     pub counted: &'static str,
     pub pending: &'static str,
@@ -217,18 +227,85 @@ pub struct Ui {
     pub play_you: &'static str,
     pub play_mistake: &'static str,
     pub play_no_mistake: &'static str,
+    pub skip_to_content: &'static str,
+    pub interface_language: &'static str,
+    pub locale_automatic: &'static str,
+    pub save: &'static str,
+    pub not_found: &'static str,
+    pub no_page_here: &'static str,
+    pub error_title: &'static str,
+    pub easy: &'static str,
+    pub medium: &'static str,
+    pub hard: &'static str,
+    pub queued: &'static str,
+    pub judging: &'static str,
+    pub done: &'static str,
+    pub role_admin: &'static str,
+    pub role_student: &'static str,
+    pub role_teacher: &'static str,
+    pub window_upcoming: &'static str,
+    pub window_open: &'static str,
+    pub window_late: &'static str,
+    pub window_closed: &'static str,
+    /// A verdict's name.
+    pub verdict_name: fn(Verdict) -> &'static str,
+    /// What an assignment does with late work: `(percent lost per step, step in hours)`, or
+    /// `None` when nothing is accepted after the due time.
+    pub late_rule: fn(Option<(i64, f64)>) -> String,
+    /// How an assignment counts and what its students see after judging, as a sentence.
+    pub assignment_rules: fn(Scoring, Feedback) -> String,
 }
 
 impl Ui {
-    /// English for now; a Vietnamese table would be added here.
-    pub fn for_locale(_code: &str) -> &'static Ui {
-        &ENGLISH
+    /// The table of a language.
+    pub fn of(locale: Locale) -> &'static Ui {
+        match locale {
+            Locale::En => &en::ENGLISH,
+            Locale::Vi => &vi::VIETNAMESE,
+        }
     }
 
-    /// A verdict as people read it: the verdict table's English name (a table of another
-    /// language would give its own here). Templates hand over references.
+    /// A verdict as people read it. Templates hand over references.
     pub fn verdict(&self, verdict: impl Borrow<Verdict>) -> &'static str {
-        verdict.borrow().label()
+        (self.verdict_name)(*verdict.borrow())
+    }
+
+    /// "1 attempt", "2 attempts", in the table's language.
+    pub fn attempts(&self, count: impl Borrow<i64>) -> String {
+        (self.attempts_count)(*count.borrow())
+    }
+
+    /// A refusal in the table's language.
+    pub fn error(&self, error: &Error) -> String {
+        crate::http::messages::message(Locale::parse(self.code).unwrap_or_default(), error)
+    }
+
+    /// A problem's difficulty by its code (`easy`, `medium`, `hard`).
+    pub fn difficulty(&self, code: &str) -> &'static str {
+        match code {
+            "easy" => self.easy,
+            "medium" => self.medium,
+            _ => self.hard,
+        }
+    }
+
+    /// A role by its code (`admin`, `teacher`, `student`).
+    pub fn role(&self, code: &str) -> &'static str {
+        match code {
+            "admin" => self.role_admin,
+            "teacher" => self.role_teacher,
+            _ => self.role_student,
+        }
+    }
+
+    /// Where an assignment stands by its code (`upcoming`, `open`, `late`, `closed`).
+    pub fn window(&self, code: &str) -> &'static str {
+        match code {
+            "upcoming" => self.window_upcoming,
+            "open" => self.window_open,
+            "late" => self.window_late,
+            _ => self.window_closed,
+        }
     }
 
     /// A scoring rule as a teacher chooses it.
@@ -262,9 +339,9 @@ impl Ui {
     pub fn state(&self, state: impl Borrow<SubmissionState>) -> &'static str {
         match *state.borrow() {
             SubmissionState::Judged(verdict) => self.verdict(verdict),
-            SubmissionState::Pending(SubmissionStatus::Queued) => "Queued",
-            SubmissionState::Pending(SubmissionStatus::Judging) => "Judging",
-            SubmissionState::Pending(SubmissionStatus::Done) => "Done",
+            SubmissionState::Pending(SubmissionStatus::Queued) => self.queued,
+            SubmissionState::Pending(SubmissionStatus::Judging) => self.judging,
+            SubmissionState::Pending(SubmissionStatus::Done) => self.done,
         }
     }
 
@@ -305,225 +382,60 @@ impl SubmissionState {
     }
 }
 
-static ENGLISH: Ui = Ui {
-    code: "en",
-    site_tagline: "an online judge for combinatorial game theory",
-    problems: "Problems",
-    my_submissions: "My submissions",
-    teach: "Teach",
-    log_in: "Log in",
-    log_out: "Log out",
-    register: "Register",
-    signed_in_as: "Signed in as",
-    name: "Name",
-    password: "Password",
-    invitation_code: "Invitation code",
-    registration_closed: "Registration is closed: ask your teacher or the operator for an account.",
-    no_account: "No account yet?",
-    title: "Title",
-    difficulty: "Difficulty",
-    tags: "Tags",
-    all_tags: "all",
-    your_result: "You",
-    solved: "solved",
-    attempted: "attempted",
-    time_limit: "Time limit",
-    memory_limit: "Memory limit",
-    statement_language: "Statement language",
-    samples: "Samples",
-    input: "Input",
-    output: "Output",
-    copy: "Copy",
-    submit: "Submit",
-    submit_program: "Submit a program",
-    language: "Language",
-    source: "Source code",
-    or_upload: "or upload a file",
-    log_in_to_submit: "Log in to submit a solution.",
-    answer_mode: "Answer mode",
-    answer_mode_intro: "Solve these instances by any means and type the answers. They are yours: \
-                        other students get different ones. Each subtask's points count when all \
-                        its instances are right.",
-    your_answer: "Your answer",
-    submit_answers: "Submit answers",
-    submission: "Submission",
-    problem: "Problem",
-    user: "User",
-    verdict: "Verdict",
-    score: "Score",
-    submitted: "Submitted",
-    test: "Test",
-    cpu_time: "CPU time",
-    memory: "Memory",
-    message: "Message",
-    compiler_output: "Compiler output",
-    no_submissions: "No submissions yet.",
-    older: "Older",
-    upload_package: "Upload a problem package",
-    package_file: "Package (.zip, Kattis/ICPC layout)",
-    upload: "Upload",
-    create_variant: "Create a variant of a built-in game",
-    base_problem: "Base problem",
-    slug: "Slug",
-    subtasks_json: "Subtasks (JSON: name, points, tests, generator)",
-    create: "Create",
-    all_submissions: "All submissions",
-    filter: "Filter",
-    any: "any",
-    rejudge: "Rejudge",
-    rejudge_all: "Rejudge all of this problem",
-    users: "Users",
-    role: "Role",
-    new_user: "New user",
-    change_role: "Change role",
-    account: "Your account",
-    change_password: "Change password",
-    current_password: "Current password",
-    password_changed: "Your password is changed. Your other sessions have ended.",
-    api_tokens: "API tokens",
-    api_tokens_intro: "A token lets a script or the grundy command act as you (Authorization: Bearer …). Revoke one you no longer use.",
-    token_label: "Label",
-    token_created: "Created",
-    token_expires: "Expires",
-    token_last_used: "Last used",
-    never: "never",
-    revoke: "Revoke",
-    new_token: "New token",
-    new_token_once: "Copy it now: it is shown only this once.",
-    lasts_days: "Lasts (days)",
-    no_tokens: "No tokens.",
-    new_password: "New password",
-    set_password: "Set password",
-    created: "Created",
-    back: "Back",
-    courses: "Courses",
-    no_courses: "You are in no course yet.",
-    join_course: "Join a course",
-    join_code: "Join code",
-    join: "Join",
-    new_course: "New course",
-    join_code_hint: "students type it on the Courses page to join",
-    added: "Added",
-    already_in: "already in",
-    new_accounts: "New accounts (their passwords are shown this once):",
-    assignments: "Assignments",
-    no_assignments: "No assignments yet.",
-    due: "Due",
-    status: "Status",
-    new_assignment: "New assignment",
-    members: "Members",
-    teachers: "Teachers",
-    joined: "Joined",
-    remove: "Remove",
-    add_people: "Add students or co-teachers",
-    names_one_per_line: "User names, one per line",
-    co_teacher: "co-teacher",
-    create_missing: "Create accounts for students who have none",
-    add: "Add",
-    opens: "Opens",
-    closes: "Closes (hard deadline)",
-    penalty_percent: "Late penalty, % per step",
-    penalty_step_hours: "Penalty step, hours",
-    scoring: "Counted submission",
-    scoring_best: "the best after penalties",
-    scoring_last: "the last judged",
-    feedback: "Feedback to students",
-    feedback_verdict: "verdict and score only",
-    feedback_tests: "per-test verdicts",
-    feedback_inputs: "per-test verdicts and the failing tests' inputs with expected answers (hidden tests of a teacher's problem only when its owner teaches this course; in answer mode a student can copy the answers: regenerate their draw, or prefer programs)",
-    choose_several: "(Ctrl/⌘-click to choose several)",
-    course: "Course",
-    your_extension: "You have an extension",
-    late_penalty: "Late penalty",
-    attempts: "attempts",
-    attempts_heading: "Attempts",
-    counted: "Counted submission",
-    pending: "waiting",
-    total: "Total",
-    gradebook: "Gradebook",
-    download_csv: "Download the gradebook (CSV)",
-    student: "Student",
-    instances: "instances",
-    class_mean: "Class mean",
-    extensions: "Extensions",
-    give_extension: "Give an extension",
-    draw: "Draw",
-    pinned: "pinned",
-    regenerate: "Regenerate",
-    unpin: "Unpin",
-    pin: "Pin",
-    regenerate_hint: "Regenerating draws new instances for this student; submissions already made keep the instances they answered. A pinned draw does not change.",
-    expected: "Expected answer",
-    personal_tests_on: "Programs also run on each student's own instances",
-    personal_tests: "Also run programs on each student's own instances (no points; their failing inputs can be shown)",
-    for_assignment: "For the assignment",
-    verdict_only: "For this assignment your teacher shows the verdict and score only.",
-    explanation: "Why it is wrong",
-    smallest_counterexample: "The smallest game your program gets wrong, alone in an input:",
-    large_counterexample: "Your program answers every small game right; here is a large game it gets wrong (some mistakes, such as floating point, show only near the limits):",
-    program_printed: "Your program printed",
-    no_small_counterexample: "No small counterexample was found within the bounds: your program answers every small game it was tried on right, so its mistake shows only on larger ones (an overflow, a precision loss, a time limit).",
-    misconception: "The classic mistake:",
-    class_misconceptions: "Misconceptions in the class",
-    class_misconceptions_none: "No wrong program in this assignment has been matched to a classic mistake yet.",
-    subtasks: "Subtasks",
-    failed_tests: "Failed tests",
-    program_output: "Your program's output",
-    too_large: "The input is too large to show.",
-    games: "Games",
-    games_intro: "Each move with the position it left and that position's value for the player to move next.",
-    game: "Game",
-    took_side: "your program took the side",
-    program: "your program",
-    referee: "referee",
-    win: "won for the player to move",
-    lose: "lost for the player to move",
-    game_from_code: "A game from its octal code",
-    octal_intro: "Type a heap game's octal code and Grundy computes its values, proves its period where the Octal Game Periodicity Theorem allows, and makes a complete problem: statements in English and Vietnamese stating the rule in words, tests, reference and checker. Kayles is 0.77, Dawson's Kayles 0.07, Dawson's chess 0.137; the subtraction game {1, 3, 4} is 0.3033.",
-    octal_code: "Octal code (0.d1d2…: digit k says whether removing k counters may leave no heap (1), one heap (2), two heaps (4), summed)",
-    title_en: "Title (English)",
-    title_vi: "Title (Vietnamese, optional)",
-    octal_upto: "Compute values up to (when no period is proven; 1000 to 100000, 10000 when empty)",
-    play: "Play",
-    play_this_game: "Play this game against the reference",
-    play_intro: "Play against the reference, which never makes a mistake: take the side that wins and keep it.",
-    play_rules: "The rules are in the problem's statement.",
-    play_start: "Start position (change it or keep the one drawn)",
-    play_positions_are: "Positions",
-    play_moves_are: "Moves",
-    play_side: "Your side",
-    play_first: "first (you move first)",
-    play_second: "second (the referee moves first)",
-    play_begin: "Start the game",
-    play_start_was: "The game started from",
-    play_you_are: "you play",
-    play_position: "Position now:",
-    play_you_won: "You won.",
-    play_you_lost: "The referee won.",
-    play_again: "Play another game",
-    play_your_move: "Your move",
-    play_move: "Move",
-    play_hint: "Hint",
-    play_no_winning_move: "Every move from here loses against perfect play: the position is lost for the player to move.",
-    play_winning_moves: "Winning moves from here:",
-    play_value: "value",
-    play_value_history: "Value history",
-    play_moves: "Moves",
-    play_by: "By",
-    play_leaves: "Position left",
-    play_value_left: "Value for the player to move next",
-    play_you: "you",
-    play_mistake: "Mistake: this gave the win away. A winning move was",
-    play_no_mistake: "You made no mistake.",
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A table's labels by field name, read from its `Debug` form (functions are left out).
+    fn labels(ui: &Ui) -> Vec<(String, String)> {
+        format!("{ui:#?}")
+            .lines()
+            .filter_map(|line| line.trim().split_once(": \""))
+            .map(|(field, text)| (field.to_owned(), text.trim_end_matches("\",").to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn every_vietnamese_label_is_translated() {
+        // Words Vietnamese classrooms use as they are.
+        const SAME: [&str; 2] = ["code", "test"];
+        let english = labels(&en::ENGLISH);
+        let vietnamese = labels(&vi::VIETNAMESE);
+        assert!(english.len() > 200, "{}", english.len());
+        assert_eq!(english.len(), vietnamese.len());
+        for ((field, en), (_, vi)) in english.iter().zip(&vietnamese) {
+            assert!(
+                en != vi || SAME.contains(&field.as_str()),
+                "{field} is still English: {vi:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn attempts_are_counted_in_each_languages_grammar() {
+        let en = Ui::of(Locale::En);
+        assert_eq!(en.attempts(1), "1 attempt");
+        assert_eq!(en.attempts(0), "0 attempts");
+        assert_eq!(en.attempts(2), "2 attempts");
+        let vi = Ui::of(Locale::Vi);
+        assert_eq!(vi.attempts(1), "1 lần nộp");
+        assert_eq!(vi.attempts(2), "2 lần nộp");
+    }
+
+    #[test]
+    fn verdicts_have_vietnamese_names() {
+        let vi = Ui::of(Locale::Vi);
+        assert_eq!(vi.verdict(Verdict::Accepted), "Đúng");
+        assert_eq!(vi.verdict(Verdict::WrongAnswer), "Sai kết quả");
+        assert_eq!(vi.verdict(Verdict::TimeLimit), "Quá thời gian");
+        for verdict in Verdict::ALL {
+            assert_ne!(vi.verdict(verdict), verdict.label(), "{verdict:?}");
+        }
+    }
+
     #[test]
     fn the_live_page_gets_a_name_for_every_verdict_and_pending_state() {
-        let names: serde_json::Value = serde_json::from_str(&ENGLISH.verdicts_json()).unwrap();
+        let names: serde_json::Value = serde_json::from_str(&en::ENGLISH.verdicts_json()).unwrap();
         for verdict in Verdict::ALL {
             assert_eq!(names[verdict.as_str()], verdict.label(), "{verdict:?}");
         }
