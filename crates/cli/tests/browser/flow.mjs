@@ -354,7 +354,7 @@ try {
   await page.goto(`${base}/courses`);
   await page.fill("#join-code", code.toLowerCase());
   await Promise.all([page.waitForURL(courseUrl), page.click("form[action='/courses/join'] button")]);
-  assert.equal(await page.textContent(`tr[data-assignment='${assignment}'] td.status`), "late");
+  assert.equal(await page.textContent(`tr[data-assignment='${assignment}'] td.status`), "past due, late work accepted");
 
   step("the teacher gives sam an extension to tomorrow");
   await logOut();
