@@ -306,6 +306,20 @@ async fn catalogue_games_are_played_on_their_own_page_with_their_notation() {
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("id=\"notation\""), "{html}");
     assert!(html.contains("<code>i t a</code>"), "{html}");
+    assert!(html.contains("is three heaps"), "{html}");
+    // In the reader's language: a Vietnamese reader gets the Vietnamese notation.
+    let html = server
+        .client
+        .get(format!("{}/play/kayles", server.url))
+        .header("accept-language", "vi")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("là ba đống 4, 5 và 6 viên"), "{html}");
+    assert!(!html.contains("is three heaps"), "{html}");
     let (_, statement) = page(&server, "/problems/kayles").await;
     assert!(statement.contains("href=\"/play/kayles\""));
     server.stop().await;

@@ -7,12 +7,13 @@ use askama_web::WebTemplate;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::response::{IntoResponse, Response};
-use grundy_problems::play::{BoardMove, Mover, Side};
+use grundy_problems::play::{BoardMove, Mover, Side, Words};
 use serde::Deserialize;
 
 use super::{Frame, PageError, Visitor};
 use crate::domain::play::{self, Game, MAX_MOVES, Turn};
 use crate::domain::{Error, problems};
+use crate::locale::{self, Locale};
 use crate::state::AppState;
 
 /// Moves in the query string: `;` is never part of a move of any protocol.
@@ -42,6 +43,14 @@ pub(super) struct PlayPage {
     moves: Vec<Segment>,
     error: Option<String>,
     game: Option<GameLines>,
+}
+
+/// A notation in the reader's language: every board writes it in the statements' languages.
+fn in_language(words: Words, locale: Locale) -> &'static str {
+    match locale {
+        Locale::En => words.en,
+        Locale::Vi => words.vi,
+    }
 }
 
 /// A piece of a notation's text: the examples between backquotes are code.
@@ -170,6 +179,7 @@ pub(super) async fn play_page(
         .expect("playable problems have a board");
     let suggestion = board.random_start(rand::random());
     let notation = board.notation();
+    let locale = locale::for_caller(user.as_ref());
     let mut page = PlayPage {
         frame: Frame {
             title: format!("{}: {title}", frame.ui.play),
@@ -178,8 +188,8 @@ pub(super) async fn play_page(
         slug: slug.clone(),
         title,
         suggestion,
-        positions: segments(notation.position.en),
-        moves: segments(notation.moves.en),
+        positions: segments(in_language(notation.position, locale)),
+        moves: segments(in_language(notation.moves, locale)),
         error: None,
         game: None,
     };
