@@ -3,55 +3,27 @@
 //   GRUNDY_URL, GRUNDY_ARTIFACTS (screenshots go there), GRUNDY_SUM_PARITY (a Stones program
 //   answering by the parity of K), GRUNDY_CORRECT / GRUNDY_WRONG (C++
 //   files), GRUNDY_PACKAGE (a zip), GRUNDY_PACKAGE_SLUG, GRUNDY_TEACHER / GRUNDY_TEACHER_PASSWORD.
-import { chromium } from "playwright-core";
-import { readFileSync, mkdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
+import {
+  env, launch, watch, screenshots, unlabelled, fitsBothWidths, DESKTOP,
+} from "./lib.mjs";
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
 const base = env("GRUNDY_URL");
-const artifacts = env("GRUNDY_ARTIFACTS");
-mkdirSync(artifacts, { recursive: true });
+const screenshot = screenshots(env("GRUNDY_ARTIFACTS"));
 
-const browser = await chromium.launch({
-  executablePath: process.env.GRUNDY_CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const browser = await launch();
+const context = await browser.newContext({ viewport: DESKTOP });
 const page = await context.newPage();
-page.setDefaultTimeout(30_000);
 const problems = [];
-page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-// A script, style or fetch the Content-Security-Policy blocks is a broken page, not a warning.
-page.on("console", (message) => {
-  if (message.type() === "error" && /Content Security Policy/i.test(message.text())) {
-    problems.push(`blocked by the policy: ${message.text()}`);
-  }
-});
-page.on("response", (response) => {
-  if (response.status() >= 400) problems.push(`${response.status()} from ${response.url()}`);
-});
-page.on("request", (request) => {
-  // Everything a page needs comes from Grundy itself: no CDN.
-  if (!request.url().startsWith(base)) problems.push(`request to ${request.url()}`);
-});
+watch(page, base, problems);
 
+// Every page the flow shows is screenshotted, and measured first: it fits a phone's width and a
+// desktop's.
 const shot = async (name, on = page) => {
-  await on.screenshot({ path: `${artifacts}/${name}.png`, fullPage: true });
-  console.log(`screenshot ${name}.png`);
+  await fitsBothWidths(on, name);
+  await screenshot(name, on);
 };
-// Every visible form control has a label a screen reader and a keyboard user can find.
-const unlabelled = (on) => on.$$eval(
-  "input:not([type=hidden]), select, textarea",
-  (controls) => controls
-    .filter((c) => !c.closest("[hidden]") && c.labels.length === 0 && !c.getAttribute("aria-label"))
-    .map((c) => c.outerHTML),
-);
 const step = (text) => console.log(`- ${text}`);
 
 try {

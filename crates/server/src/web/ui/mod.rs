@@ -37,6 +37,9 @@ pub struct Ui {
     pub difficulty: &'static str,
     pub tags: &'static str,
     pub all_tags: &'static str,
+    /// A catalogue tag's name (`subtraction-game`); `None` for tags a teacher made up, which show
+    /// as written.
+    pub tag_name: fn(&str) -> Option<&'static str>,
     pub your_result: &'static str,
     pub solved: &'static str,
     pub attempted: &'static str,
@@ -287,6 +290,12 @@ impl Ui {
             "medium" => self.medium,
             _ => self.hard,
         }
+    }
+
+    /// A tag as people read it. Templates hand over references.
+    pub fn tag(&self, tag: impl AsRef<str>) -> String {
+        let tag = tag.as_ref();
+        (self.tag_name)(tag).map_or_else(|| tag.replace('-', " "), str::to_owned)
     }
 
     /// A role by its code (`admin`, `teacher`, `student`).
