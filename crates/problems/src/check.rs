@@ -4,6 +4,9 @@ use std::fmt;
 
 use crate::spec::{CheckerKind, CheckerSpec, PLAIN_LINES};
 
+mod vietnamese;
+pub use vietnamese::vietnamese;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CheckOutcome {
     Accepted,
