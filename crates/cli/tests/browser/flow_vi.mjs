@@ -115,7 +115,9 @@ try {
   await teacher.fill("#opens", inDays(-1, "07:00"));
   await teacher.fill("#due", inDays(7, "23:59"));
   await teacher.fill("#closes", inDays(8, "23:59"));
-  await teacher.selectOption("#problems", ["stones"]);
+  // No zone on her account: the form takes her browser's, and says which.
+  assert.equal(await teacher.inputValue("#zone"), zone);
+  await teacher.check("#problems input[name=problems][value=stones]");
   await Promise.all([teacher.waitForURL(/\/assignments\/\d+$/),
     teacher.click("#assignment-form button")]);
   const assignmentUrl = teacher.url();
@@ -134,6 +136,11 @@ try {
     student.click("form[action='/courses/join'] button")]);
   await vietnamese(student, "course-student");
   await student.goto(assignmentUrl);
+  // Her browser's zone is Vietnam's, as the teacher's: the due time reads as the teacher typed
+  // it, with UTC on hover.
+  const due = student.locator("main li strong time").first();
+  assert.match(await due.textContent(), /23:59 \(GMT\+7\)/);
+  assert.match(await due.getAttribute("title"), /16:59 UTC/);
   await vietnamese(student, "assignment-student");
 
   step("reads the problem and submits an empty form, then a wrong program");
