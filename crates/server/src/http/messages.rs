@@ -222,7 +222,7 @@ const WORDED: &[(&str, &str)] = &[
     ),
     (
         "{} is not a side (first or second)",
-        "{} không phải một bên của ván chơi (chọn first hoặc second).",
+        "{} không phải bên đi trước hay bên đi sau của ván chơi.",
     ),
     ("move {}: {}", "Nước đi thứ {}: {}"),
     (

@@ -576,8 +576,8 @@ async fn answers_page_for(
         instances: drawn
             .instances
             .into_iter()
-            .map(|(group, i)| InstanceBox {
-                group,
+            .map(|(_, i)| InstanceBox {
+                group: frame.ui.group(Group::of_instance(&i)),
                 answer: typed.get(&i.name).cloned().unwrap_or_default(),
                 name: i.name,
                 input: i.input,
