@@ -96,7 +96,7 @@ fn holes<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
         filled.push(&rest[..end]);
         rest = &rest[end + piece.len()..];
     }
-    Some(filled)
+    rest.is_empty().then_some(filled)
 }
 
 /// What `NotFound` did not find (`problem "nim"`, `submission 7`), in Vietnamese.
@@ -331,4 +331,142 @@ fn known(english: &str) -> Option<&'static str> {
         "the body must be a JSON object" => "Nội dung gửi lên phải là một đối tượng JSON.",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_keep_their_detail_in_vietnamese() {
+        let vi = |e: Error| message(Locale::Vi, &e);
+        assert_eq!(
+            vi(Error::NotFound("problem \"nim\"".into())),
+            "Không tìm thấy bài \"nim\"."
+        );
+        assert_eq!(
+            vi(Error::NotFound("problem \"nim\" in assignment 4".into())),
+            "Không tìm thấy bài \"nim\" trong bài tập 4."
+        );
+        assert_eq!(
+            vi(Error::BadRequest(
+                "the source is larger than 65536 bytes".into()
+            )),
+            "Mã nguồn dài quá 65536 byte."
+        );
+        assert_eq!(
+            vi(Error::Conflict(
+                "a user with this name already exists".into()
+            )),
+            "Tên đăng nhập này đã có người dùng."
+        );
+        assert_eq!(
+            vi(Error::Conflict("this token already exists".into())),
+            "Đã có mã truy cập (token) này."
+        );
+        assert_eq!(
+            vi(Error::Invalid("move 3: no such pile".into())),
+            "Nước đi thứ 3: no such pile"
+        );
+        for what in [
+            "a course with this join code",
+            "a user with this name",
+            "this token",
+            "this problem version with different content",
+            "a problem with this slug owned by someone else",
+        ] {
+            let said = vi(Error::Conflict(format!("{what} already exists")));
+            assert!(
+                !said.contains(what) && said != "Thao tác này xung đột với dữ liệu hiện có.",
+                "{what}: {said}"
+            );
+        }
+        assert_eq!(
+            vi(Error::BadRequest("gibberish".into())),
+            "Yêu cầu không hợp lệ."
+        );
+    }
+
+    #[test]
+    fn holes_are_filled_in_order_and_must_fit_the_whole_text() {
+        assert_eq!(holes("a {} b {}", "a 1 b 2"), Some(vec!["1", "2"]));
+        assert_eq!(holes("{} is x", "y is x"), Some(vec!["y"]));
+        assert_eq!(holes("a {} b", "a 1 c"), None);
+        assert_eq!(holes("exact", "exact"), Some(vec![]));
+        assert_eq!(holes("exact", "exactly"), None);
+    }
+
+    /// Every refusal the server words itself (a literal, or a `format!` of one, given to
+    /// `Error::…(`) has its Vietnamese text: read from the sources, so a new one without a
+    /// translation fails here.
+    #[test]
+    fn every_refusal_worded_in_the_server_has_vietnamese() {
+        let mut found = 0;
+        let mut untranslated = Vec::new();
+        for file in sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for variant in ["BadRequest", "Invalid", "Conflict", "Forbidden", "NotFound"] {
+                for (at, _) in text.match_indices(&format!("Error::{variant}(")) {
+                    // `RegistryError::Invalid(` and the like are other errors.
+                    if text[..at].ends_with(char::is_alphanumeric) {
+                        continue;
+                    }
+                    let rest = text[at..].split_once('(').unwrap().1.trim_start();
+                    let rest = rest.strip_prefix("format!(").unwrap_or(rest).trim_start();
+                    let Some(literal) = rest.strip_prefix('"') else {
+                        continue;
+                    };
+                    let Some((english, _)) = literal.split_once('"') else {
+                        continue;
+                    };
+                    // `{slug:?}` and the like stand for any detail.
+                    let sample = english
+                        .split('{')
+                        .enumerate()
+                        .map(|(i, piece)| {
+                            if i == 0 {
+                                piece.to_owned()
+                            } else {
+                                format!("x{}", piece.split_once('}').map_or("", |(_, after)| after))
+                            }
+                        })
+                        .collect::<String>()
+                        .replace("\\\"", "\"");
+                    // The store names what already exists; each of its phrases is checked
+                    // in `refusals_keep_their_detail_in_vietnamese`.
+                    if english == "{what} already exists" {
+                        continue;
+                    }
+                    found += 1;
+                    let worded = if variant == "NotFound" {
+                        missing(&sample).is_some()
+                    } else {
+                        refusal(&sample).is_some()
+                    };
+                    if !worded {
+                        untranslated.push(format!("{}: {english}", file.display()));
+                    }
+                }
+            }
+        }
+        assert!(found > 50, "{found}");
+        assert!(
+            untranslated.is_empty(),
+            "no Vietnamese for {untranslated:#?}"
+        );
+    }
+
+    fn sources(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files.extend(sources(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("messages.rs")
+            {
+                files.push(path);
+            }
+        }
+        files
+    }
 }
