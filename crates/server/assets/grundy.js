@@ -2,16 +2,17 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", () => {
-  // Copy buttons next to samples and instances.
+  // Copy buttons next to samples and instances, saying how it went in the page's language.
+  const words = document.body.dataset;
   for (const button of document.querySelectorAll("button.copy[data-copy]")) {
     button.hidden = false;
     button.addEventListener("click", async () => {
       const text = document.getElementById(button.dataset.copy)?.textContent ?? "";
       try {
         await navigator.clipboard.writeText(text);
-        button.textContent = "Copied";
+        button.textContent = words.copied ?? "Copied";
       } catch {
-        button.textContent = "Select and copy";
+        button.textContent = words.copyByHand ?? "Select and copy";
       }
     });
   }
@@ -27,6 +28,16 @@ function follow(section) {
   // Subtasks by their statement numbers, as the page names them.
   const groups = JSON.parse(document.getElementById("group-names")?.textContent ?? "{}");
   const testName = (test) => `${groups[test.group] ?? test.group} #${test.index}`;
+  // Subtasks as the statement lists them, in the page's language.
+  const subtaskWords = JSON.parse(document.getElementById("subtask-words")?.textContent ?? "{}");
+  const subtaskLine = (s) => {
+    const label = subtaskWords.labels?.[s.name];
+    if (!label) return s.summary;
+    let line = `${label}: ${s.score}/${s.points}`;
+    if (s.failed_at != null) line += `, ${subtaskWords.failed_at} ${s.failed_at}`;
+    else if (s.verdict === "skipped") line += `, ${subtaskWords.not_judged}`;
+    return line;
+  };
   const failed = document.getElementById("failed");
   const failedList = document.getElementById("failed-list");
   const template = document.getElementById("failed-template");
@@ -63,13 +74,13 @@ function follow(section) {
     row.dataset.position = test.position;
     row.dataset.live = "true";
     row.className = "v-" + test.verdict;
-    const name = cell(testName(test));
+    const name = cell(testName(test), "test");
     row.append(
       name,
       cell(label(test.verdict), "verdict"),
-      cell(`${test.cpu_ms} ms`),
-      cell(`${(test.memory_kib / 1024).toFixed(1)} MiB`),
-      cell(test.message ?? ""),
+      cell(`${test.cpu_ms} ms`, "time"),
+      cell(`${(test.memory_kib / 1024).toFixed(1)} MiB`, "memory"),
+      cell(test.message ?? "", "message"),
     );
     rows.append(row);
     if (showData(test)) {
@@ -118,7 +129,7 @@ function follow(section) {
       subtaskList.replaceChildren(...done.subtasks.map((s) => {
         const item = document.createElement("li");
         item.className = "v-" + s.verdict;
-        item.textContent = s.summary;
+        item.textContent = subtaskLine(s);
         return item;
       }));
       subtasks.hidden = false;

@@ -7,6 +7,8 @@
 //! reader's language. The account's preference is known only once the caller is, so
 //! [`for_caller`] lays it over the request's choice.
 
+use std::cell::Cell;
+
 use axum::extract::Request;
 use axum::http::HeaderMap;
 use axum::http::header::ACCEPT_LANGUAGE;
@@ -95,6 +97,9 @@ impl Locale {
 #[derive(Debug, Clone)]
 struct Asked {
     locale: Locale,
+    /// The caller's own preference, once they are known: it outranks the request's choice for
+    /// everything answered after (the API's error bodies, error pages).
+    preferred: Cell<Option<Locale>>,
     /// The path and query asked for: where the language switch returns to.
     path: String,
 }
@@ -107,6 +112,7 @@ tokio::task_local! {
 pub async fn scope(request: Request, next: Next) -> Response {
     let asked = Asked {
         locale: Locale::of_request(request.headers()),
+        preferred: Cell::new(None),
         path: request
             .uri()
             .path_and_query()
@@ -116,9 +122,24 @@ pub async fn scope(request: Request, next: Next) -> Response {
     ASKED.scope(asked, next.run(request)).await
 }
 
-/// The language of this request before the caller is known (English outside a request).
+/// The language of this request: the caller's preference once they are known and have one,
+/// else the cookie's or the browser's (English outside a request).
 pub fn current() -> Locale {
-    ASKED.try_with(|a| a.locale).unwrap_or_default()
+    ASKED
+        .try_with(|a| a.preferred.get().unwrap_or(a.locale))
+        .unwrap_or_default()
+}
+
+/// Notes who is calling: from now on this request is answered in their preferred language.
+pub fn caller_known(user: &User) {
+    if let Some(preferred) = preference(user) {
+        // Outside a request (a test calling an operation) there is nothing to answer.
+        let _ = ASKED.try_with(|a| a.preferred.set(Some(preferred)));
+    }
+}
+
+fn preference(user: &User) -> Option<Locale> {
+    user.locale.as_deref().and_then(Locale::parse)
 }
 
 /// The address this request asked for.
@@ -130,9 +151,7 @@ pub fn current_path() -> String {
 
 /// The language to answer `user` in: their preference when they set one.
 pub fn for_caller(user: Option<&User>) -> Locale {
-    user.and_then(|u| u.locale.as_deref())
-        .and_then(Locale::parse)
-        .unwrap_or_else(current)
+    user.and_then(preference).unwrap_or_else(current)
 }
 
 /// The switch's cookie, kept a year.

@@ -3,6 +3,7 @@
 //! body their address expects: JSON under `/api/`, a page elsewhere.
 
 use axum::Router;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -32,7 +33,10 @@ pub fn router(state: AppState) -> Router {
             )
                 .into_response()
         }))
-        .layer(axum::middleware::from_fn(shape_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            shape_errors,
+        ))
         // Outside `shape_errors`, so that the pages and bodies it makes speak the reader's language.
         .layer(axum::middleware::from_fn(crate::locale::scope))
         .layer(CompressionLayer::new())
@@ -65,8 +69,14 @@ fn is_api(path: &str) -> bool {
 /// Errors made by layers and the router itself (a timeout, a wrong method, an unreadable path
 /// parameter or form, a cross-site write) come without a body or as plain text: under `/api/`
 /// they get the handlers' JSON shape, elsewhere an HTML error page.
-async fn shape_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+async fn shape_errors(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let api = is_api(request.uri().path());
+    // An error made before any handler knew the caller is still worded in their language.
+    let credentials = crate::http::auth::credentials(request.headers());
     let response = next.run(request).await;
     let status = response.status();
     let content_type = response
@@ -82,13 +92,15 @@ async fn shape_errors(request: axum::extract::Request, next: axum::middleware::N
     if !(status.is_client_error() || status.is_server_error()) || shaped {
         return response;
     }
+    // Who it is does not matter beyond the words: an unknown caller reads the request's choice.
+    let _ = crate::http::auth::caller_of(&credentials, &state.domain).await;
     let (parts, body) = response.into_parts();
     let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
-    let message = if status.is_server_error() || text.is_empty() {
-        status.canonical_reason().unwrap_or("error").to_lowercase()
-    } else {
-        String::from_utf8_lossy(&text).into_owned()
-    };
+    let message = crate::http::messages::of_status(
+        crate::locale::current(),
+        status,
+        &String::from_utf8_lossy(&text),
+    );
     let mut shaped = if api {
         api::status_response(status, message)
     } else {

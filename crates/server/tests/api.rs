@@ -1013,7 +1013,11 @@ async fn error_messages_follow_accept_language_and_codes_do_not() {
     let (status, vietnamese) = json_of(asked("vi-VN,vi;q=0.9").await.unwrap()).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(vietnamese["error"], "not_found");
-    assert_eq!(vietnamese["message"], "Không tìm thấy nội dung này.");
+    // With its detail: what was not found.
+    assert_eq!(
+        vietnamese["message"],
+        "Không tìm thấy bài \"no-such-problem\"."
+    );
     let (_, unauthorized) = json_of(
         client()
             .get(format!("{}/api/v1/submissions", server.url))

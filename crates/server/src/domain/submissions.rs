@@ -254,6 +254,28 @@ pub async fn visible(domain: &Domain, user: &User, id: i64) -> Result<Submission
     }
 }
 
+/// Whether `user` may take `submission`'s work back into a form to edit and submit again: only
+/// its author, not a teacher who may see it.
+pub fn may_resubmit(user: &User, submission: &Submission) -> bool {
+    submission.user_id == user.id
+}
+
+/// One's own submission with its source (the program, or the answers as JSON), to edit and
+/// submit again; anyone else's is "not found", as in [`visible`].
+pub async fn own_work(domain: &Domain, user: &User, id: i64) -> Result<(Submission, String)> {
+    match domain.store.submission(id).await? {
+        Some(s) if may_resubmit(user, &s) => {
+            let source = domain
+                .store
+                .submission_source(id)
+                .await?
+                .unwrap_or_default();
+            Ok((s, String::from_utf8_lossy(&source).into_owned()))
+        }
+        _ => Err(Error::NotFound(format!("submission {id}"))),
+    }
+}
+
 /// Narrows a listing; the caller's permissions narrow it further.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {

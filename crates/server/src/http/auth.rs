@@ -17,7 +17,32 @@ pub const SESSION_COOKIE: &str = "grundy_session";
 /// The caller, if anyone: a malformed or unknown token is refused even if a cookie is present
 /// too (the caller meant the token); no token and no live session is nobody.
 pub async fn caller(parts: &Parts, domain: &Domain) -> Result<Option<User>> {
-    if let Some(header) = parts.headers.get(AUTHORIZATION) {
+    caller_of(&parts.headers, domain).await
+}
+
+/// The caller of a request with these headers; the request is answered in their language from
+/// now on.
+pub async fn caller_of(headers: &HeaderMap, domain: &Domain) -> Result<Option<User>> {
+    let found = identify(headers, domain).await?;
+    if let Some(user) = &found {
+        crate::locale::caller_known(user);
+    }
+    Ok(found)
+}
+
+/// The headers that say who is calling, kept from a request that is passed on.
+pub fn credentials(headers: &HeaderMap) -> HeaderMap {
+    let mut kept = HeaderMap::new();
+    for name in [AUTHORIZATION, COOKIE] {
+        for value in headers.get_all(&name) {
+            kept.append(name.clone(), value.clone());
+        }
+    }
+    kept
+}
+
+async fn identify(headers: &HeaderMap, domain: &Domain) -> Result<Option<User>> {
+    if let Some(header) = headers.get(AUTHORIZATION) {
         let token = header
             .to_str()
             .ok()
@@ -29,7 +54,7 @@ pub async fn caller(parts: &Parts, domain: &Domain) -> Result<Option<User>> {
             None => Err(Error::Unauthorized),
         };
     }
-    match session_secret(&parts.headers) {
+    match session_secret(headers) {
         Some(secret) => accounts::user_by_session(domain, &secret).await,
         None => Ok(None),
     }

@@ -5,8 +5,8 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
 use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -98,7 +98,18 @@ pub(super) async fn login(
         )
         .await;
     match signed_in_now {
-        Ok(session) => Ok(signed_in(&state, &client, &session.secret, &next)),
+        Ok(session) => {
+            let mut response = signed_in(&state, &client, &session.secret, &next);
+            // The pages made before the caller is known (a refusal's, the login page after a
+            // logout) then speak the account's language too.
+            if let Some(preferred) = session.user.locale.as_deref().and_then(Locale::parse) {
+                response.headers_mut().append(
+                    SET_COOKIE,
+                    HeaderValue::from_str(&locale::cookie(preferred)).expect("a cookie"),
+                );
+            }
+            Ok(response)
+        }
         Err(refused @ (Error::BadLogin | Error::Throttled { .. })) => {
             let page = LoginPage {
                 frame: Frame::new(None, "").titled(|ui| ui.log_in),
@@ -135,6 +146,17 @@ pub(super) struct RegisterPage {
     needs_code: bool,
     name: String,
     error: Option<String>,
+}
+
+impl RegisterPage {
+    fn min_password(&self) -> usize {
+        accounts::MIN_PASSWORD_CHARS
+    }
+
+    /// What a password needs, said before anyone has failed it.
+    fn password_rules(&self) -> String {
+        (self.frame.ui.password_rules)(accounts::MIN_PASSWORD_CHARS)
+    }
 }
 
 fn register_page_for(

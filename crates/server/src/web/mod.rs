@@ -39,7 +39,12 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
     let pages = Router::new()
         .route("/", get(student::problem_list))
         .route("/problems", get(student::problem_list))
-        .route("/problems/{slug}", get(student::problem_page))
+        // The form posts to the page's own address, so that a refusal is shown there; the
+        // older `/submit` address stays for scripts and pages already open.
+        .route(
+            "/problems/{slug}",
+            get(student::problem_page).post(student::submit_program),
+        )
         .route("/problems/{slug}/submit", post(student::submit_program))
         .route(
             "/problems/{slug}/answers",

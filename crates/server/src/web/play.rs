@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use grundy_problems::play::{BoardMove, Mover, Side, Words};
 use serde::Deserialize;
 
+use super::ui::Ui;
 use super::{Frame, PageError, Visitor};
 use crate::domain::play::{self, Game, MAX_MOVES, Turn};
 use crate::domain::{Error, problems};
@@ -74,7 +75,9 @@ fn segments(text: &str) -> Vec<Segment> {
 struct GameLines {
     start: String,
     start_words: String,
+    /// The side as the next request sends it back (`first`, `second`), and in words.
     side: &'static str,
+    side_words: &'static str,
     /// The moves so far, as the next request sends them back.
     moves: String,
     steps: Vec<StepLine>,
@@ -117,12 +120,13 @@ impl From<BoardMove> for MoveLine {
 }
 
 impl GameLines {
-    fn of(game: Game) -> GameLines {
+    fn of(game: Game, ui: &Ui) -> GameLines {
         let moves: Vec<String> = game.steps.iter().map(|s| s.made.text.clone()).collect();
         GameLines {
             start: game.start,
             start_words: game.start_words,
             side: side_word(game.side),
+            side_words: ui.side(game.side),
             moves: moves.join(&MOVE_SEPARATOR.to_string()),
             steps: game
                 .steps
@@ -196,7 +200,8 @@ pub(super) async fn play_page(
     let query = match (raw, query) {
         (Some(_), Ok(Query(q))) => q,
         (Some(_), Err(_)) => {
-            page.error = Some("the game in the address cannot be read".into());
+            let unread = Error::BadRequest("the game in the address cannot be read".into());
+            page.error = Some(page.frame.ui.error(&unread));
             return Ok(page.into_response());
         }
         (None, _) => return Ok(page.into_response()),
@@ -206,7 +211,8 @@ pub(super) async fn play_page(
         Some("second") => Side::Second,
         None => return Ok(page.into_response()),
         Some(other) => {
-            page.error = Some(format!("{other:?} is not a side (first or second)"));
+            let refused = Error::BadRequest(format!("{other:?} is not a side (first or second)"));
+            page.error = Some(page.frame.ui.error(&refused));
             return Ok(page.into_response());
         }
     };
@@ -228,16 +234,16 @@ pub(super) async fn play_page(
         hint: query.hint.is_some(),
     };
     match play::turn(&state.domain, user.as_ref(), &slug, turn.clone()).await {
-        Ok(game) => page.game = Some(GameLines::of(game)),
+        Ok(game) => page.game = Some(GameLines::of(game, page.frame.ui)),
         // A refused move leaves the game where it was, with the reason.
         Err(Error::Invalid(why)) if turn.play.is_some() => {
-            page.error = Some(why);
+            page.error = Some(page.frame.ui.error(&Error::Invalid(why)));
             let unchanged = Turn { play: None, ..turn };
             if let Ok(game) = play::turn(&state.domain, user.as_ref(), &slug, unchanged).await {
-                page.game = Some(GameLines::of(game));
+                page.game = Some(GameLines::of(game, page.frame.ui));
             }
         }
-        Err(Error::Invalid(why)) => page.error = Some(why),
+        Err(Error::Invalid(why)) => page.error = Some(page.frame.ui.error(&Error::Invalid(why))),
         Err(other) => return Err(other.into()),
     }
     Ok(page.into_response())

@@ -7,15 +7,15 @@ use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
+use grundy_judge::Verdict;
 use grundy_judge::explain::Explanation;
 use grundy_judge::naming::Group;
-use grundy_judge::{SubtaskResult, Verdict};
 use grundy_problems::play::{Mover, Side, Transcript};
 use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionStatus, User};
 use serde::Deserialize;
 
 use super::ui::{SubmissionState, Ui};
-use super::{Frame, PageError, SignedIn, Visitor, refusal, when};
+use super::{Frame, PageError, SignedIn, Visitor, refusal, when, words_for};
 use crate::domain::assignments::{self, Target};
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::domain::{Error, problems};
@@ -158,30 +158,91 @@ pub(super) struct ProblemPage {
     languages: Vec<LanguageChoice>,
     chosen_language: String,
     source: String,
+    /// The submission whose program fills the form, when it is not what was just typed.
+    loaded_from: Option<i64>,
     error: Option<String>,
     answer_mode: bool,
     /// People can play its game against the reference.
     playable: bool,
     /// Opened from an assignment: submissions go to it.
     assignment: Option<AssignmentTag>,
+    /// The reader's latest submissions to this problem.
+    attempts: Vec<SubmissionLine>,
+}
+
+impl ProblemPage {
+    /// Where the form posts: the page's own address, so that a refused submission is shown at
+    /// the same address, scrolled to the form.
+    fn action(&self) -> String {
+        match &self.assignment {
+            Some(a) => format!("/problems/{}?assignment={}#submit", self.slug, a.id),
+            None => format!("/problems/{}#submit", self.slug),
+        }
+    }
 }
 
 fn language_name(code: &str) -> &'static str {
     Locale::parse(code).map_or("?", Locale::name)
 }
 
+/// What the submit form holds: a program the reader typed (and why it was refused), or one of
+/// their submissions, taken back to edit.
+#[derive(Debug, Default)]
+struct ProgramForm {
+    language: Option<String>,
+    source: String,
+    loaded_from: Option<i64>,
+    /// Why it was refused, in the reader's words.
+    error: Option<String>,
+}
+
+/// How many of the reader's submissions the problem page lists.
+const ATTEMPTS_SHOWN: i64 = 10;
+
+/// The reader's latest submissions to `slug`, newest first.
+async fn attempts(
+    state: &AppState,
+    user: Option<&User>,
+    slug: &str,
+) -> Result<Vec<Submission>, Error> {
+    let Some(user) = user else {
+        return Ok(Vec::new());
+    };
+    let filter = Filter {
+        author: Some(user.id),
+        problem: Some(slug.to_owned()),
+        limit: Some(ATTEMPTS_SHOWN),
+        ..Filter::default()
+    };
+    submissions::list(&state.domain, user, &filter).await
+}
+
 /// Builds the problem page; also what a refused submission returns to, with its error and
 /// source kept.
-fn problem_page_for(
+async fn problem_page_for(
     state: &AppState,
     entry: &Entry,
     user: Option<User>,
     lang: Option<&str>,
-    chosen_language: Option<String>,
-    source: String,
-    error: Option<String>,
-) -> ProblemPage {
+    form: ProgramForm,
+    assignment: Option<AssignmentTag>,
+) -> Result<ProblemPage, Error> {
     let p = &entry.problem;
+    let mine = attempts(state, user.as_ref(), p.slug()).await?;
+    // Without work in hand, the editor holds the reader's last program, as they left it.
+    let last_program = mine.iter().find(|s| s.kind == SubmissionKind::Program);
+    let form = match (user.as_ref(), last_program) {
+        (Some(user), Some(last)) if form.source.is_empty() && form.error.is_none() => {
+            let (last, source) = submissions::own_work(&state.domain, user, last.id).await?;
+            ProgramForm {
+                language: last.language,
+                source,
+                loaded_from: Some(last.id),
+                error: None,
+            }
+        }
+        _ => form,
+    };
     let frame = Frame::new(user, "");
     // The statement follows the interface unless the reader picked another.
     let lang = lang
@@ -206,7 +267,8 @@ fn problem_page_for(
             name: l.spec.name.clone(),
         })
         .collect();
-    let chosen_language = chosen_language
+    let chosen_language = form
+        .language
         .or_else(|| {
             state
                 .domain
@@ -215,7 +277,12 @@ fn problem_page_for(
                 .map(|cpp| cpp.id.clone())
         })
         .unwrap_or_default();
-    ProblemPage {
+    let attempts = mine
+        .iter()
+        .map(|s| SubmissionLine::of(state, frame.ui, s, ""))
+        .collect();
+    Ok(ProblemPage {
+        error: form.error,
         frame: Frame {
             title: p.title(&lang).to_owned(),
             ..frame
@@ -243,18 +310,37 @@ fn problem_page_for(
             .collect(),
         languages,
         chosen_language,
-        source,
-        error,
+        source: form.source,
+        loaded_from: form.loaded_from,
         answer_mode: p.is_family_backed(),
         playable: p.board().is_some(),
-        assignment: None,
-    }
+        assignment,
+        attempts,
+    })
 }
 
-/// `?assignment=` on the problem and answer pages.
+/// `?assignment=` on the problem and answer pages, and `?from=`: one's own submission whose
+/// work fills the form again.
 #[derive(Debug, Deserialize)]
 pub(super) struct AssignmentQuery {
     assignment: Option<i64>,
+    from: Option<i64>,
+}
+
+/// Where "edit and resubmit" leads: the form the submission came from, in its assignment.
+fn resubmit_address(s: &Submission) -> String {
+    let page = match s.kind {
+        SubmissionKind::Program => format!("/problems/{}", s.problem),
+        SubmissionKind::Answers => format!("/problems/{}/answers", s.problem),
+    };
+    let fragment = match s.kind {
+        SubmissionKind::Program => "#submit",
+        SubmissionKind::Answers => "#answers",
+    };
+    match s.assignment_id {
+        Some(a) => format!("{page}?from={}&assignment={a}{fragment}", s.id),
+        None => format!("{page}?from={}{fragment}", s.id),
+    }
 }
 
 pub(super) async fn problem_page(
@@ -262,13 +348,30 @@ pub(super) async fn problem_page(
     Visitor(user): Visitor,
     Path(slug): Path<String>,
     Query(query): Query<StatementQuery>,
-    Query(for_assignment): Query<AssignmentQuery>,
+    Query(opened): Query<AssignmentQuery>,
 ) -> Result<Response, PageError> {
     let entry = problems::visible(&state.domain, user.as_ref(), &slug).await?;
-    let tag = tag(&state, user.as_ref(), for_assignment.assignment, &slug).await?;
+    let tag = tag(&state, user.as_ref(), opened.assignment, &slug).await?;
+    let form = match (opened.from, user.as_ref()) {
+        (Some(id), Some(user)) => {
+            let (from, source) = submissions::own_work(&state.domain, user, id).await?;
+            if from.problem != slug {
+                return Err(Error::NotFound(format!("submission {id}")).into());
+            }
+            if from.kind == SubmissionKind::Answers {
+                return Ok(Redirect::to(&resubmit_address(&from)).into_response());
+            }
+            ProgramForm {
+                language: from.language,
+                source,
+                loaded_from: Some(id),
+                error: None,
+            }
+        }
+        _ => ProgramForm::default(),
+    };
     let asked = query.lang.as_deref();
-    let mut page = problem_page_for(&state, &entry, user, asked, None, String::new(), None);
-    page.assignment = tag;
+    let page = problem_page_for(&state, &entry, user, asked, form, tag).await?;
     Ok(page.into_response())
 }
 
@@ -299,39 +402,47 @@ pub(super) async fn submit_program(
         }
     }
     let tag = tag(&state, Some(&user), assignment, &slug).await?;
-    let refused_page = |user: User, language: Option<String>, source: String, error: &Error| {
-        let mut page = problem_page_for(&state, &entry, Some(user), None, language, source, None);
-        page.error = Some(page.frame.ui.error(error));
-        page.assignment = tag.clone();
-        refusal(error, page)
-    };
     let source = if uploaded.is_empty() {
-        pasted
+        Ok(pasted)
     } else {
-        match String::from_utf8(uploaded) {
-            Ok(text) => text,
-            Err(_) => {
-                let refused = Error::BadRequest("the uploaded file is not UTF-8 text".into());
-                return Ok(refused_page(user, language, pasted, &refused));
-            }
+        String::from_utf8(uploaded).map_err(|_| {
+            (
+                Error::BadRequest("the uploaded file is not UTF-8 text".into()),
+                pasted,
+            )
+        })
+    };
+    let submitted = match (source, language.clone()) {
+        (Err(refused), _) => Err(refused),
+        (Ok(source), None) => Err((Error::BadRequest("choose a language".into()), source)),
+        (Ok(source), Some(chosen)) => {
+            let new = NewSubmission {
+                problem: slug,
+                work: Work::Program {
+                    language: chosen,
+                    source: source.clone(),
+                },
+                assignment,
+            };
+            submissions::submit(&state.domain, &user, new)
+                .await
+                .map_err(|e| (e, source))
         }
     };
-    let Some(chosen) = language.clone() else {
-        let refused = Error::BadRequest("choose a language".into());
-        return Ok(refused_page(user, language, source, &refused));
-    };
-    let new = NewSubmission {
-        problem: slug,
-        work: Work::Program {
-            language: chosen,
-            source: source.clone(),
-        },
-        assignment,
-    };
-    match submissions::submit(&state.domain, &user, new).await {
+    match submitted {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
-        Err(Error::Internal(cause)) => Err(Error::Internal(cause).into()),
-        Err(refused) => Ok(refused_page(user, language, source, &refused)),
+        Err((Error::Internal(cause), _)) => Err(Error::Internal(cause).into()),
+        // The form again, at the same address, with what was typed and why it was refused.
+        Err((refused, source)) => {
+            let form = ProgramForm {
+                language,
+                source,
+                loaded_from: None,
+                error: Some(words_for(Some(&user)).error(&refused)),
+            };
+            let page = problem_page_for(&state, &entry, Some(user), None, form, tag).await?;
+            Ok(refusal(&refused, page))
+        }
     }
 }
 
@@ -362,32 +473,111 @@ pub(super) struct AnswersPage {
     assignment: Option<AssignmentTag>,
     /// In an assignment: the draw these instances are.
     draw: Option<i64>,
+    /// The submission whose answers fill the boxes, when they are not what was just typed.
+    loaded_from: Option<i64>,
+}
+
+impl AnswersPage {
+    /// Where the form posts: the page's own address, scrolled to the form.
+    fn action(&self) -> String {
+        match &self.assignment {
+            Some(a) => format!(
+                "/problems/{}/answers?assignment={}#answers",
+                self.slug, a.id
+            ),
+            None => format!("/problems/{}/answers#answers", self.slug),
+        }
+    }
+}
+
+/// What the answer boxes hold.
+#[derive(Debug)]
+enum Typed {
+    /// What the reader just sent.
+    Sent(BTreeMap<String, String>),
+    /// The answers of one of the reader's submissions (`?from=`), else of their last one for
+    /// these instances.
+    Kept(Option<i64>),
+}
+
+/// The answers of one of `user`'s answer submissions to `slug` (in `assignment`), if they
+/// answer the instances of `version`; the latest when no id is given.
+async fn kept_answers(
+    state: &AppState,
+    user: &User,
+    slug: &str,
+    assignment: Option<i64>,
+    version: u32,
+    from: Option<i64>,
+) -> Result<Option<(i64, BTreeMap<String, String>)>, Error> {
+    let id = match from {
+        Some(id) => id,
+        None => {
+            let filter = Filter {
+                author: Some(user.id),
+                problem: Some(slug.to_owned()),
+                assignment,
+                limit: Some(ATTEMPTS_SHOWN),
+                ..Filter::default()
+            };
+            let mine = submissions::list(&state.domain, user, &filter).await?;
+            let last = mine
+                .into_iter()
+                .find(|s| s.kind == SubmissionKind::Answers && s.assignment_id == assignment);
+            match last {
+                Some(last) => last.id,
+                None => return Ok(None),
+            }
+        }
+    };
+    let (found, source) = submissions::own_work(&state.domain, user, id).await?;
+    if found.problem != slug || found.kind != SubmissionKind::Answers {
+        return Err(Error::NotFound(format!("submission {id}")));
+    }
+    // Answers to another version's instances do not belong in these boxes.
+    if found
+        .problem_version
+        .is_some_and(|v| v != i64::from(version))
+    {
+        return Ok(None);
+    }
+    Ok(serde_json::from_str(&source)
+        .ok()
+        .map(|answers| (id, answers)))
 }
 
 async fn answers_page_for(
     state: &AppState,
     slug: &str,
     user: User,
-    typed: &BTreeMap<String, String>,
+    typed: Typed,
     error: Option<String>,
     assignment: Option<i64>,
 ) -> Result<AnswersPage, PageError> {
     let tag = tag(state, Some(&user), assignment, slug).await?;
     let drawn = submissions::answer_sheet(&state.domain, &user, slug, assignment).await?;
+    let (loaded_from, typed) = match typed {
+        Typed::Sent(answers) => (None, answers),
+        Typed::Kept(from) => {
+            match kept_answers(state, &user, slug, assignment, drawn.version, from).await? {
+                Some((id, answers)) => (Some(id), answers),
+                None => (None, BTreeMap::new()),
+            }
+        }
+    };
     let p = &drawn.entry.problem;
     let mut frame = Frame::new(Some(user), "");
     let title = p.title(frame.ui.code).to_owned();
     frame.title = format!("{title} — {}", frame.ui.answer_mode);
     Ok(AnswersPage {
-        frame,
         slug: p.slug().to_owned(),
         title,
         version: drawn.version,
         instances: drawn
             .instances
             .into_iter()
-            .map(|(group, i)| InstanceBox {
-                group,
+            .map(|(_, i)| InstanceBox {
+                group: frame.ui.group(Group::of_instance(&i)),
                 answer: typed.get(&i.name).cloned().unwrap_or_default(),
                 name: i.name,
                 input: i.input,
@@ -396,6 +586,8 @@ async fn answers_page_for(
         error,
         assignment: tag,
         draw: drawn.draw,
+        loaded_from,
+        frame,
     })
 }
 
@@ -409,7 +601,7 @@ pub(super) async fn answers_page(
         &state,
         &slug,
         user,
-        &BTreeMap::new(),
+        Typed::Kept(query.from),
         None,
         query.assignment,
     )
@@ -462,8 +654,9 @@ pub(super) async fn submit_answers(
             } else {
                 answers
             };
-            let mut page = answers_page_for(&state, &slug, user, &kept, None, assignment).await?;
-            page.error = Some(page.frame.ui.error(&refused));
+            let error = Some(words_for(Some(&user)).error(&refused));
+            let page =
+                answers_page_for(&state, &slug, user, Typed::Sent(kept), error, assignment).await?;
             Ok(refusal(&refused, page))
         }
     }
@@ -586,7 +779,7 @@ struct TestLine {
 struct GameLine {
     start: String,
     start_win: bool,
-    side: &'static str,
+    side: Option<Side>,
     moves: Vec<MoveLine>,
     mistake: Option<String>,
 }
@@ -611,11 +804,7 @@ impl GameLine {
             .map(|game| GameLine {
                 start: game.start,
                 start_win: game.start_value.win,
-                side: match game.side {
-                    Some(Side::First) => "first",
-                    Some(Side::Second) => "second",
-                    None => "",
-                },
+                side: game.side,
                 moves: game
                     .moves
                     .into_iter()
@@ -660,10 +849,13 @@ pub(super) struct SubmissionPage {
     /// The assignment shows its students the verdict and score only.
     verdict_only: bool,
     /// Each subtask's result, as the statement lists it.
-    subtasks: Vec<SubtaskResult>,
+    subtasks: Vec<SubtaskLine>,
     tests: Vec<TestLine>,
-    /// Group names as people read them, for the live page's script.
+    /// Group names as people read them, and each subtask's label, for the live page's script.
     groups_json: String,
+    subtasks_json: String,
+    /// Where "edit and resubmit" leads, for the submission's author.
+    resubmit: Option<String>,
     source: String,
     /// Why it is wrong, once found; `explains` while it is still to come.
     explanation: ExplanationLine,
@@ -722,6 +914,20 @@ impl SubmissionPage {
     }
 }
 
+/// A subtask's result as the page lists it.
+#[derive(Debug)]
+struct SubtaskLine {
+    verdict: Verdict,
+    text: String,
+}
+
+/// A string for a `<script type="application/json">`: nothing in it may close that element.
+fn script_json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_default()
+        .replace('<', "\\u003c")
+}
+
 pub(super) async fn submission_page(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -729,15 +935,19 @@ pub(super) async fn submission_page(
 ) -> Result<Response, PageError> {
     let detail = submissions::detail(&state.domain, &user, id).await?;
     let found = &detail.submission;
+    let resubmit = submissions::may_resubmit(&user, found).then(|| resubmit_address(found));
     let mut frame = Frame::new(Some(user), "");
-    frame.title = format!("{} {id}", frame.ui.submission);
+    let ui = frame.ui;
+    frame.title = format!("{} {id}", ui.submission);
     let entry = problems::find(&state.domain, &found.problem).ok();
     let problem_title = entry.as_ref().map_or_else(
         || found.problem.clone(),
-        |e| e.problem.title(frame.ui.code).to_owned(),
+        |e| e.problem.title(ui.code).to_owned(),
     );
-    // Subtasks by their statement numbers; samples and personal instances by their names.
-    let groups: BTreeMap<String, String> = entry
+    let personal = found.kind == SubmissionKind::Program && found.instance_seed.is_some();
+    // Groups as people read them: subtasks by their statement numbers, the samples and
+    // personal instances by their names in the reader's language.
+    let subtask_numbers: BTreeMap<String, usize> = entry
         .as_ref()
         .map(|e| {
             e.problem
@@ -745,20 +955,45 @@ pub(super) async fn submission_page(
                 .subtasks
                 .iter()
                 .enumerate()
-                .map(|(s, subtask)| (subtask.name.clone(), Group::Subtask(s + 1).title()))
+                .map(|(s, subtask)| (subtask.name.clone(), s + 1))
                 .collect()
         })
         .unwrap_or_default();
-    let personal = found.kind == SubmissionKind::Program && found.instance_seed.is_some();
-    let title = |group: String| {
-        if personal && group == grundy_judge::PERSONAL_GROUP {
-            return group;
-        }
-        groups.get(&group).cloned().unwrap_or(group)
-    };
+    let mut groups: BTreeMap<String, String> = subtask_numbers
+        .iter()
+        .map(|(name, s)| (name.clone(), ui.group(Group::Subtask(*s))))
+        .collect();
+    groups
+        .entry(grundy_judge::naming::SAMPLES_GROUP.to_owned())
+        .or_insert_with(|| ui.group(Group::Samples));
+    if personal {
+        // A subtask named like the personal group keeps its own name (see `naming`).
+        groups
+            .entry(grundy_judge::PERSONAL_GROUP.to_owned())
+            .or_insert_with(|| ui.group(Group::Personal));
+    }
+    let title = |group: String| groups.get(&group).cloned().unwrap_or(group);
+    let subtask_labels: BTreeMap<&str, String> = detail
+        .subtasks
+        .iter()
+        .filter_map(|r| {
+            let number = subtask_numbers.get(&r.name)?;
+            Some((r.name.as_str(), (ui.subtask_points)(*number, r.points)))
+        })
+        .collect();
+    let subtasks = detail
+        .subtasks
+        .iter()
+        .map(|r| SubtaskLine {
+            verdict: r.verdict,
+            text: subtask_numbers
+                .get(&r.name)
+                .map_or_else(|| r.to_string(), |n| ui.subtask_line(*n, r)),
+        })
+        .collect();
     let live = found.status != SubmissionStatus::Done;
     Ok(SubmissionPage {
-        line: SubmissionLine::of(&state, frame.ui, found, &detail.author),
+        line: SubmissionLine::of(&state, ui, found, &detail.author),
         problem_title,
         is_answers: found.kind == SubmissionKind::Answers,
         live: live || detail.explanation_pending,
@@ -766,7 +1001,7 @@ pub(super) async fn submission_page(
         reload_when_judged: live && detail.feedback == Feedback::Inputs,
         compile_message: found.compile_message.clone().unwrap_or_default(),
         verdict_only: detail.feedback == Feedback::Verdict,
-        subtasks: detail.subtasks,
+        subtasks,
         tests: detail
             .tests
             .into_iter()
@@ -784,12 +1019,15 @@ pub(super) async fn submission_page(
                 games: GameLine::of(t.transcript),
             })
             .collect(),
-        // Read by the script from a <script> element: nothing in it may close that element.
-        groups_json: serde_json::to_string(&groups)
-            .unwrap_or_default()
-            .replace('<', "\\u003c"),
+        subtasks_json: script_json(&serde_json::json!({
+            "labels": subtask_labels,
+            "failed_at": ui.failed_at_test,
+            "not_judged": ui.not_judged,
+        })),
+        groups_json: script_json(&groups),
         source: detail.source,
         explanation: ExplanationLine::of(detail.explanation),
+        resubmit,
         frame,
     }
     .into_response())

@@ -298,4 +298,25 @@ pub(super) static ENGLISH: Ui = Ui {
         };
         format!("{counted}; {shown}.")
     },
+    // Students' pages (issue 18: phones, keeping the student's work, names people read).
+    your_attempts: "Your attempts",
+    no_attempts_yet: "You have not submitted this problem yet.",
+    edit_and_resubmit: "Edit and resubmit",
+    loaded_from_submission: "The form holds the work of submission",
+    name_rules: "1 to 64 characters: letters without accents, digits, '.', '-' or '_'.",
+    password_rules: |least| format!("At least {least} characters."),
+    group_samples: "samples",
+    group_personal: "personal",
+    group_subtask: |s| format!("Subtask {s}"),
+    subtask_points: |s, points| {
+        let unit = if points == 1 { "point" } else { "points" };
+        format!("Subtask {s} ({points} {unit})")
+    },
+    failed_at_test: "failed at test",
+    not_judged: "not judged",
+    grundy_value: "Grundy value",
+    side_first: "first",
+    side_second: "second",
+    copied: "Copied",
+    copy_by_hand: "Select and copy",
 };

@@ -9,7 +9,9 @@ mod vi;
 
 use std::borrow::Borrow;
 
-use grundy_judge::Verdict;
+use grundy_judge::naming::Group;
+use grundy_judge::{SubtaskResult, Verdict};
+use grundy_problems::play::Side;
 use grundy_store::{Feedback, Scoring, SubmissionStatus};
 
 use crate::domain::Error;
@@ -257,6 +259,29 @@ pub struct Ui {
     pub late_rule: fn(Option<(i64, f64)>) -> String,
     /// How an assignment counts and what its students see after judging, as a sentence.
     pub assignment_rules: fn(Scoring, Feedback) -> String,
+    // Students' pages (issue 18: phones, keeping the student's work, names people read).
+    pub your_attempts: &'static str,
+    pub no_attempts_yet: &'static str,
+    pub edit_and_resubmit: &'static str,
+    /// Before a link to the submission whose work fills the form.
+    pub loaded_from_submission: &'static str,
+    pub name_rules: &'static str,
+    /// What a password needs, before anyone has failed it: the fewest characters.
+    pub password_rules: fn(usize) -> String,
+    pub group_samples: &'static str,
+    pub group_personal: &'static str,
+    /// A subtask's tests as the statements number them: "Subtask 2".
+    pub group_subtask: fn(usize) -> String,
+    /// A subtask as the statements list it: "Subtask 1 (30 points)".
+    pub subtask_points: fn(usize, u32) -> String,
+    /// Before the number of the test where a subtask first failed: "failed at test" (3).
+    pub failed_at_test: &'static str,
+    pub not_judged: &'static str,
+    pub grundy_value: &'static str,
+    pub side_first: &'static str,
+    pub side_second: &'static str,
+    pub copied: &'static str,
+    pub copy_by_hand: &'static str,
 }
 
 impl Ui {
@@ -351,6 +376,37 @@ impl Ui {
             SubmissionState::Pending(SubmissionStatus::Queued) => self.queued,
             SubmissionState::Pending(SubmissionStatus::Judging) => self.judging,
             SubmissionState::Pending(SubmissionStatus::Done) => self.done,
+        }
+    }
+
+    /// A test group as people read it: the samples, a subtask by its statement number, or a
+    /// student's personal instances.
+    pub fn group(&self, group: Group) -> String {
+        match group {
+            Group::Samples => self.group_samples.to_owned(),
+            Group::Subtask(s) => (self.group_subtask)(s),
+            Group::Personal => self.group_personal.to_owned(),
+        }
+    }
+
+    /// A subtask's result as a line: "Subtask 1 (30 points): 0/30, failed at test 3". `number`
+    /// is its place in the statement (from 1).
+    pub fn subtask_line(&self, number: usize, result: &SubtaskResult) -> String {
+        let label = (self.subtask_points)(number, result.points);
+        let mut line = format!("{label}: {}/{}", result.score, result.points);
+        if let Some(test) = result.failed_at {
+            line = format!("{line}, {} {test}", self.failed_at_test);
+        } else if result.verdict == Verdict::Skipped {
+            line = format!("{line}, {}", self.not_judged);
+        }
+        line
+    }
+
+    /// The side a player took in a game.
+    pub fn side(&self, side: impl Borrow<Side>) -> &'static str {
+        match side.borrow() {
+            Side::First => self.side_first,
+            Side::Second => self.side_second,
         }
     }
 

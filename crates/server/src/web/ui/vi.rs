@@ -304,4 +304,22 @@ pub(super) static VIETNAMESE: Ui = Ui {
         };
         format!("{counted}; {shown}.")
     },
+    // Students' pages (issue 18: phones, keeping the student's work, names people read).
+    your_attempts: "Các lần nộp bài này của em",
+    no_attempts_yet: "Em chưa nộp bài này lần nào.",
+    edit_and_resubmit: "Sửa và nộp lại",
+    loaded_from_submission: "Bài làm trong ô dưới đây lấy từ bài nộp",
+    name_rules: "Từ 1 đến 64 ký tự, gồm chữ cái không dấu, chữ số, dấu chấm (.), gạch ngang (-) hoặc gạch dưới (_).",
+    password_rules: |least| format!("Mật khẩu có ít nhất {least} ký tự."),
+    group_samples: "ví dụ",
+    group_personal: "bộ test riêng",
+    group_subtask: |s| format!("Nhóm test {s}"),
+    subtask_points: |s, points| format!("Nhóm test {s} ({points} điểm)"),
+    failed_at_test: "sai từ test",
+    not_judged: "chưa được chấm",
+    grundy_value: "giá trị Grundy",
+    side_first: "bên đi trước",
+    side_second: "bên đi sau",
+    copied: "Đã sao chép",
+    copy_by_hand: "Hãy bôi đen rồi sao chép",
 };
