@@ -21,6 +21,7 @@ use super::views::{
 };
 use crate::domain::Error;
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
+use crate::locale;
 use crate::state::AppState;
 
 /// Queues a program (`language` + `source`) or answers (`answers`, keyed by the instance names
@@ -112,7 +113,10 @@ pub(super) async fn submission(
     Path(id): Path<i64>,
 ) -> JsonResult<SubmissionDetail> {
     let detail = submissions::detail(&state.domain, &user, id).await?;
-    Ok(Json(detail.into()))
+    Ok(Json(SubmissionDetail::of(
+        detail,
+        locale::for_caller(Some(&user)),
+    )))
 }
 
 /// How long a stream stays open after `done` for the explanation of a wrong answer: it is
@@ -141,6 +145,8 @@ pub(super) async fn events(
     Path(id): Path<i64>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let following = submissions::follow(&state.domain, &user, id).await?;
+    // Decided here: the stream's task runs outside the request.
+    let locale = locale::for_caller(Some(&user));
     let slot = state.streams.take(user.id).ok_or(Error::Throttled {
         what: "too many event streams open at once",
         retry_after_secs: STREAM_RETRY_SECS,
@@ -192,7 +198,7 @@ pub(super) async fn events(
                     continue;
                 };
                 if tx
-                    .send(event("test", &json!(TestView::from(shown))))
+                    .send(event("test", &json!(TestView::of(shown, locale))))
                     .await
                     .is_err()
                 {

@@ -16,6 +16,8 @@ use super::whole;
 use crate::domain::play::Game;
 use crate::domain::problems::Drawn;
 use crate::domain::submissions::{Detail, ShownTest};
+use crate::http::messages;
+use crate::locale::Locale;
 use crate::registry::{Entry, Origin};
 
 /// A word the API reads or writes for one of the domain's enums: its own type, so the document
@@ -345,8 +347,10 @@ pub struct TestView {
     pub cpu_ms: i64,
     pub wall_ms: i64,
     pub memory_kib: i64,
-    /// The checker's message, an exit code or signal. On a test whose data the caller may see
-    /// it may quote the expected answer and the output; otherwise it names places only.
+    /// The checker's message, an exit code or signal, in the caller's language (their account's
+    /// preference, else `Accept-Language`) where the judge's wording is known, else in English.
+    /// On a test whose data the caller may see it may quote the expected answer and the output;
+    /// otherwise it names places only.
     pub message: Option<String>,
     /// A failed test's input and expected answer, where the caller may see them: a sample's
     /// (public), the student's own instance's at the `inputs` feedback level, and at that level
@@ -607,8 +611,10 @@ impl From<Transcript> for TranscriptView {
     }
 }
 
-impl From<ShownTest> for TestView {
-    fn from(shown: ShownTest) -> TestView {
+impl TestView {
+    /// `shown` for a reader of `locale`: the judge's message in their language where its wording
+    /// is known.
+    pub fn of(shown: ShownTest, locale: Locale) -> TestView {
         let t = shown.row;
         TestView {
             position: t.position,
@@ -618,7 +624,7 @@ impl From<ShownTest> for TestView {
             cpu_ms: t.cpu_ms,
             wall_ms: t.wall_ms,
             memory_kib: t.memory_kib,
-            message: t.message,
+            message: t.message.map(|m| messages::judge_message(locale, &m)),
             input: shown.input,
             expected: shown.expected,
             output: shown.output,
@@ -724,13 +730,17 @@ pub struct SubmissionDetail {
     pub subtasks: Vec<SubtaskResultView>,
 }
 
-impl From<Detail> for SubmissionDetail {
-    fn from(detail: Detail) -> SubmissionDetail {
+impl SubmissionDetail {
+    pub fn of(detail: Detail, locale: Locale) -> SubmissionDetail {
         SubmissionDetail {
             submission: detail.submission.into(),
             source: detail.source,
             feedback: detail.feedback.into(),
-            tests: detail.tests.into_iter().map(TestView::from).collect(),
+            tests: detail
+                .tests
+                .into_iter()
+                .map(|t| TestView::of(t, locale))
+                .collect(),
             explanation: detail.explanation.map(ExplanationView::from),
             subtasks: detail
                 .subtasks

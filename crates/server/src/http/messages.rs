@@ -41,6 +41,18 @@ pub fn of_status(locale: Locale, status: StatusCode, text: &str) -> String {
     }
 }
 
+/// A message of the judge about a test (a checker's, a referee's) for a reader of `locale`. The
+/// judge words them in English; those whose wording is known come in the reader's language, the
+/// rest (a teacher's own checker, say) as they were written.
+pub fn judge_message(locale: Locale, message: &str) -> String {
+    match locale {
+        Locale::En => message.to_owned(),
+        Locale::Vi => {
+            grundy_problems::check::vietnamese(message).unwrap_or_else(|| message.to_owned())
+        }
+    }
+}
+
 /// A refusal in Vietnamese. The operations word their refusals in English; each is rendered
 /// here with its detail (the name, the number, the time), and only a refusal worded elsewhere
 /// (a package's or a game's own message) falls back to saying what kind of refusal it is.

@@ -1011,7 +1011,11 @@ pub(super) async fn submission_page(
                 verdict: t.row.verdict,
                 cpu_ms: t.row.cpu_ms,
                 memory_kib: t.row.memory_kib,
-                message: t.row.message.unwrap_or_default(),
+                message: t
+                    .row
+                    .message
+                    .map(|m| ui.judge_message(&m))
+                    .unwrap_or_default(),
                 input: t.input,
                 expected: t.expected,
                 output: t.output,

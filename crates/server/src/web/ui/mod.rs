@@ -308,6 +308,11 @@ impl Ui {
         crate::http::messages::message(Locale::parse(self.code).unwrap_or_default(), error)
     }
 
+    /// A message of the judge about a test, in the table's language where its wording is known.
+    pub fn judge_message(&self, message: &str) -> String {
+        crate::http::messages::judge_message(Locale::parse(self.code).unwrap_or_default(), message)
+    }
+
     /// A problem's difficulty by its code (`easy`, `medium`, `hard`).
     pub fn difficulty(&self, code: &str) -> &'static str {
         match code {
