@@ -79,6 +79,19 @@ fn known(english: &str) -> Option<&'static str> {
         "it is the referee's turn" => "Đang đến lượt máy đi.",
         "the game in the address cannot be read" => "Không đọc được ván chơi trong địa chỉ.",
         "nothing to change" => "Không có gì để thay đổi.",
+        // Teachers and time zones (issue 18, items 2 and 6).
+        crate::zone::UNKNOWN_ZONE => {
+            "Không có múi giờ này; hãy chọn một múi giờ trong danh sách (ví dụ Asia/Ho_Chi_Minh)."
+        }
+        "give every time as a date and a time of day" => {
+            "Hãy nhập đủ ngày và giờ cho mọi mốc thời gian."
+        }
+        "give the penalty and its step as whole numbers" => {
+            "Mức trừ điểm và chu kỳ trừ điểm phải là số nguyên."
+        }
+        "students have submitted to this assignment: it can be edited but not deleted" => {
+            "Đã có học sinh nộp bài cho bài tập này: chỉ sửa được, không xóa được."
+        }
         _ => return None,
     })
 }
