@@ -19,4 +19,4 @@ WHERE EXISTS (
     WHERE lower(older.name) = lower(users.name) AND older.id < users.id
 );
 UPDATE users SET name_key = lower(name);
-CREATE UNIQUE INDEX users_name_key ON users (name_key);
+CREATE UNIQUE INDEX users_folded_name ON users (name_key);

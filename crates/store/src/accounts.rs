@@ -318,9 +318,10 @@ mod tests {
         let store = Store::open_sqlite(&path).await.unwrap();
         check_folded(&store).await;
         // Opening again changes nothing.
+        let before = names_after_folding(&store).await;
         store.close().await;
         let store = Store::open_sqlite(&path).await.unwrap();
-        check_folded(&store).await;
+        assert_eq!(names_after_folding(&store).await, before);
         store.close().await;
     }
 
