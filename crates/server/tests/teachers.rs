@@ -453,7 +453,11 @@ async fn names_regardless_of_case(site: &Site) {
         .expect("a password for the new account")
         .to_owned();
     let login = site
-        .post("/login", None, &[("name", "new-ONE"), ("password", &password)])
+        .post(
+            "/login",
+            None,
+            &[("name", "new-ONE"), ("password", &password)],
+        )
         .await;
     assert_eq!(login.status, 303, "{}", login.html);
     let new_one = Account {
@@ -463,7 +467,11 @@ async fn names_regardless_of_case(site: &Site) {
     };
     let landed = site.get(&login.location, &new_one).await;
     assert_eq!(landed.status, 200);
-    assert!(landed.html.contains("<a href=\"/account\""), "{}", landed.html);
+    assert!(
+        landed.html.contains("<a href=\"/account\""),
+        "{}",
+        landed.html
+    );
     let account = site.get("/account", &new_one).await;
     assert!(account.html.contains("action=\"/account/password\""));
     let changed = site
@@ -475,7 +483,11 @@ async fn names_regardless_of_case(site: &Site) {
         .await;
     assert_eq!(changed.status, 200, "{}", changed.html);
     let again = site
-        .post("/login", None, &[("name", "NEW-one"), ("password", "my-own-password")])
+        .post(
+            "/login",
+            None,
+            &[("name", "NEW-one"), ("password", "my-own-password")],
+        )
         .await;
     assert_eq!(again.status, 303);
 }
