@@ -220,7 +220,9 @@ fn timestamp(ms: i64) -> String {
 
 impl Gradebook {
     /// One line per student, then the class means. Per problem: the score after penalties, the
-    /// penalty in percent, when the counted submission was made, and the attempts.
+    /// penalty in percent, when the counted submission was made, and the attempts. Score,
+    /// penalty and attempt cells hold a plain number (a spreadsheet sums them as they are); a
+    /// score is blank where nothing was counted, a time blank where nothing was submitted.
     pub fn to_csv(&self) -> Result<String, csv::Error> {
         let mut out = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["student".to_owned(), "due".to_owned()];
@@ -243,13 +245,17 @@ impl Gradebook {
             record.push(format_points(row.total));
             out.write_record(&record)?;
         }
+        // Number columns hold numbers only: the class's line has the mean score and the mean
+        // attempts; a penalty or a time has no mean, so those cells stay blank.
         let mut means = vec!["class mean".to_owned(), String::new()];
-        for (mean, submitted) in self.class.mean_scores.iter().zip(&self.class.submitted) {
+        for (index, mean) in self.class.mean_scores.iter().enumerate() {
+            let attempts: i64 = self.rows.iter().map(|r| r.cells[index].attempts).sum();
+            let mean_attempts = attempts as f64 / self.rows.len().max(1) as f64;
             means.extend([
                 format_points(*mean),
                 String::new(),
                 String::new(),
-                format!("{submitted} submitted"),
+                format_points(mean_attempts),
             ]);
         }
         means.push(format_points(self.class.mean_total));
@@ -429,8 +435,23 @@ mod tests {
                  nim score (of 50),nim penalty %,nim counted at,nim attempts,total (of 150)",
                 "\"ann, the \"\"first\"\"\",1970-01-11T00:00:00Z,90,10,1970-01-12T00:00:00Z,1,,0,,0,90",
                 "bob,1970-01-11T00:00:00Z,,0,,0,,0,,0,0",
-                "class mean,,45,,,1 submitted,0,,,0 submitted,45",
+                "class mean,,45,,,0.5,0,,,0,45",
             ]
         );
+        // Every score, penalty, attempts and total cell is a number or blank.
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        for record in reader.records() {
+            let record = record.unwrap();
+            let numbers = (0..2)
+                .flat_map(|p| [2 + 4 * p, 3 + 4 * p, 5 + 4 * p])
+                .chain([record.len() - 1]);
+            for column in numbers {
+                let cell = &record[column];
+                assert!(
+                    cell.is_empty() || cell.parse::<f64>().is_ok(),
+                    "{cell:?} in column {column}"
+                );
+            }
+        }
     }
 }

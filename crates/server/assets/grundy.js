@@ -168,3 +168,92 @@ function follow(section) {
     source.close();
   });
 }
+
+// Teachers and time zones (issue 18, items 2 and 6).
+// Times the server wrote in UTC because the account names no zone are rewritten in the browser's
+// zone (UTC stays on hover); a deadline form whose account names no zone starts in the browser's
+// zone, its UTC values moved with it; the problem picker gets a search box and numbers itself.
+document.addEventListener("DOMContentLoaded", () => {
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const lang = document.documentElement.lang;
+  for (const time of document.querySelectorAll('time[data-zone="browser"]')) {
+    const text = zonedText(new Date(time.dateTime), lang, browserZone);
+    if (text) time.textContent = text;
+  }
+  for (const select of document.querySelectorAll("select.zone-choice")) {
+    const form = select.form;
+    const names = () => {
+      for (const name of form.querySelectorAll(".zone-name")) name.textContent = select.value;
+    };
+    if (select.hasAttribute("data-zone-guess") && browserZone && browserZone !== select.value
+        && [...select.options].some((o) => o.value === browserZone)) {
+      for (const input of form.querySelectorAll('input[type="datetime-local"]')) {
+        if (input.value) input.value = localInput(new Date(`${input.value}:00Z`), browserZone);
+      }
+      select.value = browserZone;
+      names();
+    }
+    select.addEventListener("change", names);
+  }
+  picker(document.querySelector(".problem-picker"));
+});
+
+// The parts of `date` as a clock in `timeZone` shows them, with its offset ("GMT+7").
+function zonedParts(date, timeZone) {
+  try {
+    const format = new Intl.DateTimeFormat("en-GB", {
+      timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit",
+      minute: "2-digit", hourCycle: "h23", timeZoneName: "shortOffset",
+    });
+    return Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
+  } catch {
+    return null;
+  }
+}
+
+// The server's wording of a moment: "28/11/2026 05:49 (GMT+7)" or "28 Nov 2026, 05:49 (GMT+7)".
+function zonedText(date, lang, timeZone) {
+  const p = zonedParts(date, timeZone);
+  if (!p || Number.isNaN(date.getTime())) return null;
+  const zone = (p.timeZoneName ?? "").replace("-", "−");
+  if (lang === "vi") return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute} (${zone})`;
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  return `${Number(p.day)} ${months[Number(p.month) - 1]} ${p.year}, ${p.hour}:${p.minute} (${zone})`;
+}
+
+// A `datetime-local` value for `date` in `timeZone`.
+function localInput(date, timeZone) {
+  const p = zonedParts(date, timeZone);
+  return p ? `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}` : "";
+}
+
+// The assignment form's problems: a search that hides what does not match (ticked ones stay),
+// and a place filled in when a problem is ticked (the next after the highest) or cleared.
+function picker(fieldset) {
+  if (!fieldset) return;
+  const search = fieldset.querySelector(".picker-search");
+  const rows = [...fieldset.querySelectorAll("li[data-search]")];
+  search.hidden = false;
+  search.addEventListener("input", () => {
+    const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const row of rows) {
+      const ticked = row.querySelector('input[type="checkbox"]').checked;
+      row.hidden = !ticked && !words.every((w) => row.dataset.search.includes(w));
+    }
+  });
+  for (const row of rows) {
+    const box = row.querySelector('input[type="checkbox"]');
+    const place = row.querySelector('input[type="number"]');
+    box.addEventListener("change", () => {
+      if (!box.checked) {
+        place.value = "";
+        return;
+      }
+      if (place.value) return;
+      const taken = rows
+        .filter((r) => r.querySelector('input[type="checkbox"]').checked)
+        .map((r) => Number(r.querySelector('input[type="number"]').value) || 0);
+      place.value = String(Math.max(0, ...taken) + 1);
+    });
+  }
+}

@@ -26,6 +26,7 @@ mod state;
 pub mod throttle;
 mod web;
 pub mod worker;
+pub mod zone;
 
 use std::future::Future;
 

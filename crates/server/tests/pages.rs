@@ -1346,7 +1346,7 @@ async fn course_pages_keep_each_course_to_its_members() {
     );
     let standing = page(server.get(&assignment_path, ana.cookie())).await;
     assert!(
-        standing.html.contains("2099-01-05 12:00:00 UTC"),
+        standing.html.contains("title=\"2099-01-05 12:00 UTC\""),
         "{}",
         standing.html
     );

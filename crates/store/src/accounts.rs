@@ -2,6 +2,12 @@
 
 use crate::{Result, Role, Session, Store, Token, User, conflict, rows};
 
+/// What a user name is unique by: the name in lower case ("Sam" and "sam" are one name). The
+/// name itself is kept as typed.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
 impl Store {
     pub async fn create_user(
         &self,
@@ -10,10 +16,11 @@ impl Store {
         password_hash: Option<&str>,
         now: i64,
     ) -> Result<User> {
-        const SQL: &str = "INSERT INTO users (name, role, password_hash, created_at) VALUES ($1, $2, $3, $4) \
-                           RETURNING id, name, role, password_hash, created_at, locale";
+        const SQL: &str = "INSERT INTO users (name, name_key, role, password_hash, created_at) \
+                           VALUES ($1, $2, $3, $4, $5) RETURNING id, name, role, password_hash, created_at, locale, time_zone";
         let row: rows::UserRow = on_both!(self, pool => sqlx::query_as(SQL)
             .bind(name)
+            .bind(name_key(name))
             .bind(role.as_str())
             .bind(password_hash)
             .bind(now)
@@ -23,17 +30,18 @@ impl Store {
         row.try_into()
     }
 
+    /// The user whose name is `name` regardless of case ("Sam" finds "sam").
     pub async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
-        const SQL: &str =
-            "SELECT id, name, role, password_hash, created_at, locale FROM users WHERE name = $1";
+        const SQL: &str = "SELECT id, name, role, password_hash, created_at, locale, time_zone \
+                           FROM users WHERE name_key = $1";
+        let key = name_key(name);
         let row: Option<rows::UserRow> =
-            on_both!(self, pool => sqlx::query_as(SQL).bind(name).fetch_optional(pool).await?);
+            on_both!(self, pool => sqlx::query_as(SQL).bind(&key).fetch_optional(pool).await?);
         row.map(TryInto::try_into).transpose()
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
-        const SQL: &str =
-            "SELECT id, name, role, password_hash, created_at, locale FROM users WHERE id = $1";
+        const SQL: &str = "SELECT id, name, role, password_hash, created_at, locale, time_zone FROM users WHERE id = $1";
         let row: Option<rows::UserRow> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?);
         row.map(TryInto::try_into).transpose()
@@ -52,10 +60,57 @@ impl Store {
         Ok(())
     }
 
+    /// The time zone `user` reads times in (an IANA name; `None`: their browser's).
+    pub async fn set_time_zone(&self, user: i64, zone: Option<&str>) -> Result<()> {
+        const SQL: &str = "UPDATE users SET time_zone = $1 WHERE id = $2";
+        on_both!(self, pool => sqlx::query(SQL).bind(zone).bind(user).execute(pool).await?.rows_affected());
+        Ok(())
+    }
+
+    /// Sets every name's key by [`name_key`], after the migrations (whose SQL folds ASCII only on
+    /// SQLite, and by the collation on PostgreSQL). Names that now clash are settled as migration
+    /// 0010 settles them: the oldest account keeps its name, each later one is renamed to its
+    /// name, "~" and its id.
+    pub(crate) async fn fold_names(&self) -> Result<()> {
+        const ALL: &str = "SELECT id, name, name_key FROM users ORDER BY id";
+        // Keys that change are first moved aside ("~" and the id, which no folded name is), so
+        // that no statement meets a key another row is about to give up.
+        const ASIDE: &str = "UPDATE users SET name_key = $1 WHERE id = $2";
+        const SET: &str = "UPDATE users SET name = $1, name_key = $2 WHERE id = $3";
+        let found: Vec<(i64, String, Option<String>)> =
+            on_both!(self, pool => sqlx::query_as(ALL).fetch_all(pool).await?);
+        let mut keys = std::collections::HashSet::new();
+        let mut changes = Vec::new();
+        for (id, name, key) in found {
+            let mut wanted = (name.clone(), name_key(&name));
+            if !keys.insert(wanted.1.clone()) {
+                let renamed = format!("{name}~{id}");
+                wanted = (renamed.clone(), name_key(&renamed));
+                keys.insert(wanted.1.clone());
+            }
+            if (Some(&wanted.1), &wanted.0) != (key.as_ref(), &name) {
+                changes.push((id, wanted));
+            }
+        }
+        if changes.is_empty() {
+            return Ok(());
+        }
+        on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for (id, _) in &changes {
+                sqlx::query(ASIDE).bind(format!("~{id}")).bind(id).execute(&mut *tx).await?;
+            }
+            for (id, (name, key)) in &changes {
+                sqlx::query(SET).bind(name).bind(key).bind(id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
     /// Everyone, by name.
     pub async fn users(&self) -> Result<Vec<User>> {
-        const SQL: &str =
-            "SELECT id, name, role, password_hash, created_at, locale FROM users ORDER BY name";
+        const SQL: &str = "SELECT id, name, role, password_hash, created_at, locale, time_zone FROM users ORDER BY name";
         let found: Vec<rows::UserRow> =
             on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?);
         found.into_iter().map(TryInto::try_into).collect()
@@ -202,5 +257,110 @@ impl Store {
     pub async fn delete_expired_sessions(&self, now: i64) -> Result<u64> {
         const SQL: &str = "DELETE FROM sessions WHERE expires_at <= $1";
         Ok(on_both!(self, pool => sqlx::query(SQL).bind(now).execute(pool).await?.rows_affected()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, StoreError};
+
+    /// The last migration before names were folded.
+    const BEFORE_FOLDING: i64 = 9;
+
+    /// Accounts a database could hold before migration 0010, oldest first.
+    const OLD_ACCOUNTS: &str = "INSERT INTO users (name, role, created_at) VALUES \
+        ('sam', 'student', 1), ('Sam', 'student', 2), ('Đức', 'student', 3), \
+        ('SAM', 'teacher', 4), ('đức', 'student', 5), ('ann', 'student', 6)";
+
+    async fn names_after_folding(store: &Store) -> Vec<(i64, String)> {
+        const SQL: &str = "SELECT id, name FROM users ORDER BY id";
+        on_both!(store, pool => sqlx::query_as(SQL).fetch_all(pool).await.unwrap())
+    }
+
+    async fn check_folded(store: &Store) {
+        let expected = [
+            (1, "sam"),
+            (2, "Sam~2"),
+            (3, "Đức"),
+            (4, "SAM~4"),
+            (5, "đức~5"),
+            (6, "ann"),
+        ]
+        .map(|(id, name)| (id, name.to_owned()));
+        assert_eq!(names_after_folding(store).await, expected);
+        let id_of = async |name: &str| store.user_by_name(name).await.unwrap().map(|u| u.id);
+        assert_eq!(id_of("SAM").await, Some(1));
+        assert_eq!(id_of("ĐỨC").await, Some(3));
+        assert_eq!(id_of("sam~2").await, Some(2));
+        assert!(matches!(
+            store.create_user("Ann", Role::Student, None, 7).await,
+            Err(StoreError::Conflict(_))
+        ));
+        let made = store.create_user("Bình", Role::Student, None, 8).await;
+        assert_eq!(made.unwrap().name, "Bình", "a name is kept as typed");
+    }
+
+    #[tokio::test]
+    async fn names_that_differ_only_in_case_are_settled_oldest_first_on_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(&path)
+            .create_if_missing(true);
+        let old = sqlx::SqlitePool::connect_with(options).await.unwrap();
+        SQLITE_MIGRATIONS
+            .run_to(BEFORE_FOLDING, &old)
+            .await
+            .unwrap();
+        sqlx::query(OLD_ACCOUNTS).execute(&old).await.unwrap();
+        old.close().await;
+        let store = Store::open_sqlite(&path).await.unwrap();
+        check_folded(&store).await;
+        // Opening again changes nothing.
+        let before = names_after_folding(&store).await;
+        store.close().await;
+        let store = Store::open_sqlite(&path).await.unwrap();
+        assert_eq!(names_after_folding(&store).await, before);
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn names_that_differ_only_in_case_are_settled_oldest_first_on_postgres() {
+        let admin_url = std::env::var("GRUNDY_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let admin = match sqlx::PgPool::connect(&admin_url).await {
+            Ok(pool) => pool,
+            Err(e) => {
+                assert!(
+                    !std::env::var("CI").is_ok_and(|v| v == "true"),
+                    "PostgreSQL at {admin_url} is required in CI: {e}"
+                );
+                eprintln!("SKIPPED on PostgreSQL: no server at {admin_url} ({e})");
+                return;
+            }
+        };
+        let name = format!("grundy_fold_{}", std::process::id());
+        let create = format!("CREATE DATABASE {name}");
+        sqlx::query(sqlx::AssertSqlSafe(create))
+            .execute(&admin)
+            .await
+            .unwrap();
+        let url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
+        let old = sqlx::PgPool::connect(&url).await.unwrap();
+        POSTGRES_MIGRATIONS
+            .run_to(BEFORE_FOLDING, &old)
+            .await
+            .unwrap();
+        sqlx::query(OLD_ACCOUNTS).execute(&old).await.unwrap();
+        old.close().await;
+        let store = Store::connect(&url).await.unwrap();
+        check_folded(&store).await;
+        store.close().await;
+        let drop = format!("DROP DATABASE {name}");
+        sqlx::query(sqlx::AssertSqlSafe(drop))
+            .execute(&admin)
+            .await
+            .unwrap();
     }
 }

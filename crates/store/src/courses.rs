@@ -433,6 +433,18 @@ impl Store {
         }))
     }
 
+    /// Deletes an assignment nobody has submitted to (with its problems, extensions and draws);
+    /// false when there is no such assignment or it has submissions.
+    pub async fn delete_assignment(&self, id: i64) -> Result<bool> {
+        // One statement: a submission arriving meanwhile either lands first (nothing is deleted)
+        // or finds no assignment.
+        const SQL: &str = "DELETE FROM assignments WHERE id = $1 \
+                           AND NOT EXISTS (SELECT 1 FROM submissions WHERE assignment_id = $1)";
+        let deleted =
+            on_both!(self, pool => sqlx::query(SQL).bind(id).execute(pool).await?.rows_affected());
+        Ok(deleted == 1)
+    }
+
     pub async fn assignment(&self, id: i64) -> Result<Option<Assignment>> {
         let sql = format!("{ASSIGNMENT_SELECT} WHERE id = $1");
         let row: Option<AssignmentRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await?);

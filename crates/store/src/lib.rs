@@ -71,6 +71,7 @@ mod queue;
 mod results;
 mod submissions;
 
+pub use accounts::name_key;
 pub use courses::{
     Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Member, MemberRole,
     Scoring,
@@ -101,7 +102,9 @@ impl Store {
                 .connect_with(options)
                 .await?;
             POSTGRES_MIGRATIONS.run(&pool).await?;
-            return Ok(Store::Postgres(pool));
+            let store = Store::Postgres(pool);
+            store.fold_names().await?;
+            return Ok(store);
         }
         Err(StoreError::UnsupportedUrl(url.to_owned()))
     }
@@ -119,7 +122,9 @@ impl Store {
             .connect_with(options)
             .await?;
         SQLITE_MIGRATIONS.run(&pool).await?;
-        Ok(Store::Sqlite(pool))
+        let store = Store::Sqlite(pool);
+        store.fold_names().await?;
+        Ok(store)
     }
 
     pub fn backend(&self) -> &'static str {

@@ -75,6 +75,8 @@ pub struct User {
     pub created_at: i64,
     /// The interface language the person chose (a BCP 47 tag), if any.
     pub locale: Option<String>,
+    /// The time zone the person reads times in (an IANA name), if they chose one.
+    pub time_zone: Option<String>,
 }
 
 /// An API token as its owner sees it: never the token itself, which only its digest records.
@@ -95,6 +97,7 @@ pub(crate) struct UserRow {
     password_hash: Option<String>,
     created_at: i64,
     locale: Option<String>,
+    time_zone: Option<String>,
 }
 
 impl TryFrom<UserRow> for User {
@@ -108,6 +111,7 @@ impl TryFrom<UserRow> for User {
             password_hash: row.password_hash,
             created_at: row.created_at,
             locale: row.locale,
+            time_zone: row.time_zone,
         })
     }
 }
@@ -230,6 +234,8 @@ pub struct SubmissionQuery<'a> {
     /// Only ids below this one: the next page after a page ending at `before`.
     pub before: Option<i64>,
     pub assignment: Option<i64>,
+    /// Only those made for the assignments of this course.
+    pub course: Option<i64>,
     /// Only what this teacher may see: their own and those made for their courses'
     /// assignments.
     pub teacher: Option<i64>,
@@ -244,6 +250,7 @@ impl Default for SubmissionQuery<'_> {
             verdict: None,
             before: None,
             assignment: None,
+            course: None,
             teacher: None,
             limit: 50,
         }

@@ -44,6 +44,7 @@ impl Store {
              AND ($3 IS NULL OR verdict = $3) AND ($4 IS NULL OR id < $4) \
              AND ($6 IS NULL OR assignment_id = $6) \
              AND ($7 IS NULL OR {}) \
+             AND ($8 IS NULL OR assignment_id IN (SELECT id FROM assignments WHERE course_id = $8)) \
              ORDER BY id DESC LIMIT $5",
             rows::SUBMISSION_SELECT,
             seen_by_teacher("$7")
@@ -56,6 +57,7 @@ impl Store {
             .bind(query.limit)
             .bind(query.assignment)
             .bind(query.teacher)
+            .bind(query.course)
             .fetch_all(pool)
             .await?);
         found.into_iter().map(TryInto::try_into).collect()

@@ -281,7 +281,8 @@ try {
   const logOut = async () => {
     await Promise.all([page.waitForURL(`${base}/problems`), page.click("button:has-text('Log out')")]);
   };
-  // datetime-local values are read as UTC by the server.
+  // datetime-local values are read in the zone chosen beside them: UTC here, chosen explicitly
+  // (the form starts in the browser's zone when the account names none).
   const local = (ms) => new Date(ms).toISOString().slice(0, 16);
   const minute = 60_000, hour = 60 * minute, day = 24 * hour;
   const start = Math.floor(Date.now() / minute) * minute;
@@ -305,13 +306,19 @@ try {
   await page.goto(courseUrl);
   await page.click("#new-assignment");
   await page.fill("#a-title", "Week 1");
+  await page.selectOption("#zone", "UTC");
   await page.fill("#opens", local(start - 3 * day));
   await page.fill("#due", local(start - 12 * hour));
   await page.fill("#closes", local(start + 5 * day));
   await page.fill("#penalty", "10");
   await page.fill("#step", "24");
   await page.selectOption("#feedback", "inputs");
-  await page.selectOption("#problems", ["stones", "stones-small", slug]);
+  // Ticked in this order, each is numbered after the last (grundy.js); the search finds by title.
+  for (const p of ["stones", "stones-small", slug]) await page.check(`#problems li[data-problem='${p}'] input[type=checkbox]`);
+  await page.fill("#problem-search", "zzz-nothing");
+  assert.equal(await page.locator("#problems li[data-problem='nim']").isVisible(), false);
+  assert.equal(await page.locator("#problems li[data-problem='stones']").isVisible(), true, "ticked ones stay");
+  await page.fill("#problem-search", "");
   assert.deepEqual(await unlabelled(page), []);
   await shot("14-new-assignment");
   await Promise.all([page.waitForURL(/\/assignments\/\d+$/), page.click("#assignment-form button")]);
@@ -333,6 +340,7 @@ try {
   await logIn(env("GRUNDY_TEACHER"), env("GRUNDY_TEACHER_PASSWORD"));
   await page.goto(assignmentUrl);
   await page.selectOption("#extension-student", { label: "sam" });
+  await page.selectOption("#extension-form select[name=zone]", "UTC");
   await page.fill("#extension-due", local(start + day));
   await Promise.all([page.waitForURL(assignmentUrl), page.click("#extension-form button")]);
   assert.equal(await page.locator("#extensions li[data-student=sam]").count(), 1);

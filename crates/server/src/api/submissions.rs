@@ -79,6 +79,7 @@ fn listing(filter: SubmissionFilter) -> Filter {
         verdict: filter.verdict.map(Into::into),
         before: filter.before,
         assignment: filter.assignment,
+        course: None,
         limit: filter.limit,
     }
 }

@@ -425,6 +425,7 @@ mod tests {
             password_hash: None,
             created_at: 0,
             locale: None,
+            time_zone: None,
         }
     }
 

@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use super::{Domain, Error, Registration, Result, access};
 use crate::clock::now_ms;
 use crate::locale::Locale;
+use crate::zone::Zone;
 
 pub const TOKEN_PREFIX: &str = "grundy_";
 /// How long a session lasts without a new login.
@@ -255,6 +256,15 @@ pub async fn set_locale(domain: &Domain, user: &User, locale: Option<Locale>) ->
     domain
         .store
         .set_locale(user.id, locale.map(Locale::code))
+        .await?;
+    Ok(())
+}
+
+/// The time zone the caller reads times in, or `None` to follow their browser.
+pub async fn set_time_zone(domain: &Domain, user: &User, zone: Option<&Zone>) -> Result<()> {
+    domain
+        .store
+        .set_time_zone(user.id, zone.map(Zone::name))
         .await?;
     Ok(())
 }

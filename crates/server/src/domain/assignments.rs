@@ -93,6 +93,18 @@ pub async fn update(domain: &Domain, user: &User, id: i64, draft: Draft) -> Resu
         .ok_or_else(|| Error::NotFound(format!("assignment {id}")))
 }
 
+/// Deletes an assignment the caller teaches, while nobody has submitted to it (after that it
+/// can still be edited: the submissions and the gradebook stay).
+pub async fn delete(domain: &Domain, user: &User, id: i64) -> Result<Assignment> {
+    let assignment = access::assignment_as_teacher(domain, user, id).await?;
+    if !domain.store.delete_assignment(id).await? {
+        return Err(Error::Conflict(
+            "students have submitted to this assignment: it can be edited but not deleted".into(),
+        ));
+    }
+    Ok(assignment)
+}
+
 /// Where a moment falls for someone with these times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {

@@ -84,6 +84,22 @@ pub async fn mine(domain: &Domain, user: &User) -> Result<Vec<Membership>> {
         .collect())
 }
 
+/// The courses the caller teaches (every course for admins), each with its assignments: what a
+/// teacher narrows the submissions they see by.
+pub async fn taught_assignments(
+    domain: &Domain,
+    user: &User,
+) -> Result<Vec<(Course, Vec<Assignment>)>> {
+    let mut taught = Vec::new();
+    for membership in mine(domain, user).await? {
+        if membership.teaching() {
+            let assignments = domain.store.assignments(membership.course.id).await?;
+            taught.push((membership.course, assignments));
+        }
+    }
+    Ok(taught)
+}
+
 /// A course the caller teaches (for the forms that change it).
 pub async fn teaching(domain: &Domain, user: &User, id: i64) -> Result<Membership> {
     let course = access::teaching(domain, user, id).await?;

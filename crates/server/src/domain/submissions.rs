@@ -286,6 +286,8 @@ pub struct Filter {
     /// Ids below this one (the next page).
     pub before: Option<i64>,
     pub assignment: Option<i64>,
+    /// Only those made for the assignments of this course.
+    pub course: Option<i64>,
     /// At most this many (1–500; 50 when not given), newest first.
     pub limit: Option<i64>,
 }
@@ -302,6 +304,7 @@ pub async fn list(domain: &Domain, viewer: &User, filter: &Filter) -> Result<Vec
             verdict: filter.verdict,
             before: filter.before,
             assignment: filter.assignment,
+            course: filter.course,
             limit: filter.limit.unwrap_or(50).clamp(1, 500),
             ..scope
         })

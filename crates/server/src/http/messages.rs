@@ -341,6 +341,19 @@ fn known(english: &str) -> Option<&'static str> {
             "Chỉ người tạo bài hoặc người quản trị mới chấm lại được toàn bộ bài này."
         }
         "the body must be a JSON object" => "Nội dung gửi lên phải là một đối tượng JSON.",
+        // Teachers and time zones (issue 18, items 2 and 6).
+        crate::zone::UNKNOWN_ZONE => {
+            "Không có múi giờ này; hãy chọn một múi giờ trong danh sách (ví dụ Asia/Ho_Chi_Minh)."
+        }
+        "give every time as a date and a time of day" => {
+            "Hãy nhập đủ ngày và giờ cho mọi mốc thời gian."
+        }
+        "give the penalty and its step as whole numbers" => {
+            "Mức trừ điểm và chu kỳ trừ điểm phải là số nguyên."
+        }
+        "students have submitted to this assignment: it can be edited but not deleted" => {
+            "Đã có học sinh nộp bài cho bài tập này: chỉ sửa được, không xóa được."
+        }
         _ => return None,
     })
 }

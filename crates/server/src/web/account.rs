@@ -21,6 +21,7 @@ use crate::http::auth;
 use crate::http::client::Client;
 use crate::locale::{self, Locale};
 use crate::state::AppState;
+use crate::zone::{UNKNOWN_ZONE, Zone};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct NextQuery {
@@ -244,6 +245,9 @@ pub(super) struct AccountPage {
     has_password: bool,
     /// The code of the language chosen for the account; empty to follow the browser.
     preference: &'static str,
+    /// The zone chosen for the account; empty to follow the browser.
+    time_zone: String,
+    zones: &'static [String],
     token_days: u32,
     tokens: Vec<TokenLine>,
     /// A token just made: shown once, here, and never again.
@@ -269,9 +273,12 @@ async fn account_page_for(state: &AppState, user: User) -> Result<AccountPage, E
         .as_deref()
         .and_then(Locale::parse)
         .map_or("", Locale::code);
+    let time_zone = Zone::of_account(&user).map_or_else(String::new, |z| z.name().to_owned());
     let mut frame = Frame::new(Some(user), "");
     frame.title = frame.ui.account.to_owned();
     Ok(AccountPage {
+        time_zone,
+        zones: Zone::choices(),
         has_password: frame
             .user
             .as_ref()
@@ -425,4 +432,32 @@ pub(super) async fn set_preference(
         Redirect::to("/account"),
     )
         .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct TimeZoneForm {
+    zone: String,
+}
+
+/// The zone the account reads times in, or none (empty) to follow the browser. A name the tz
+/// database does not know is refused on the page.
+pub(super) async fn set_time_zone(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Form(form): Form<TimeZoneForm>,
+) -> Result<Response, PageError> {
+    let zone = match form.zone.trim() {
+        "" => None,
+        name => match Zone::parse(name) {
+            Ok(zone) => Some(zone),
+            Err(_) => {
+                let error = Error::BadRequest(UNKNOWN_ZONE.into());
+                let mut page = account_page_for(&state, user).await?;
+                page.error = Some(page.frame.ui.error(&error));
+                return refused(error, page);
+            }
+        },
+    };
+    accounts::set_time_zone(&state.domain, &user, zone.as_ref()).await?;
+    Ok(Redirect::to("/account").into_response())
 }

@@ -16,11 +16,12 @@ use grundy_store::{Assignment, Extension, Feedback, MemberRole, Scoring, User};
 use serde::Deserialize;
 
 use super::ui::Ui;
-use super::{Frame, PageError, SignedIn, refused, when, words_for};
+use super::{Frame, PageError, SignedIn, refused, words_for};
 use crate::domain::assignments::{self, Draft, Part, StudentInstances, StudentProblem};
 use crate::domain::courses::{self, Import, ImportReport, Membership};
 use crate::domain::{Error, named, problems};
 use crate::state::AppState;
+use crate::zone::{UNKNOWN_ZONE, Zone};
 
 /// A course as a page shows it.
 struct CourseLine {
@@ -118,13 +119,13 @@ struct MemberLine {
     id: i64,
     name: String,
     role: &'static str,
-    joined: String,
+    joined: i64,
 }
 
 struct AssignmentLine {
     id: i64,
     title: String,
-    due: String,
+    due: i64,
     /// `upcoming`, `open`, `late` (past due, still taking work) or `closed`, for the viewer.
     status: &'static str,
     problems: usize,
@@ -137,6 +138,8 @@ pub(super) struct CoursePage {
     course: CourseLine,
     teaching: bool,
     members: Vec<MemberLine>,
+    /// How many of the members are students (an empty course says what to do next).
+    student_count: usize,
     assignments: Vec<AssignmentLine>,
     report: Option<ImportReport>,
     error: Option<String>,
@@ -150,6 +153,11 @@ async fn course_page(
     error: Option<String>,
 ) -> Result<CoursePage, PageError> {
     let overview = courses::overview(&state.domain, &user, id).await?;
+    let student_count = overview
+        .members
+        .iter()
+        .filter(|m| m.role == MemberRole::Student)
+        .count();
     let members = overview
         .members
         .into_iter()
@@ -157,7 +165,7 @@ async fn course_page(
             id: m.user_id,
             name: m.name,
             role: m.role.as_str(),
-            joined: when(m.joined_at),
+            joined: m.joined_at,
         })
         .collect();
     let assignments = overview
@@ -167,7 +175,7 @@ async fn course_page(
             id: listed.assignment.id,
             problems: listed.assignment.spec.problems.len(),
             title: listed.assignment.spec.title,
-            due: when(listed.deadlines.due_at),
+            due: listed.deadlines.due_at,
             status: listed.window.as_str(),
         })
         .collect();
@@ -176,6 +184,7 @@ async fn course_page(
         teaching: overview.membership.teaching(),
         course: CourseLine::of(&overview.membership),
         members,
+        student_count,
         assignments,
         report,
         error,
@@ -221,15 +230,62 @@ pub(super) async fn import(
         create_missing: form.create_missing.is_some(),
     };
     match courses::import(&state.domain, &user, id, import).await {
-        Ok(report) => Ok(course_page(&state, user, id, Some(report), None)
-            .await?
-            .into_response()),
+        Ok(mut report) => {
+            let ui = words_for(Some(&user));
+            for refused in &mut report.refused {
+                refused.reason = (ui.import_refusal)(&refused.reason);
+            }
+            Ok(course_page(&state, user, id, Some(report), None)
+                .await?
+                .into_response())
+        }
         Err(e) => {
             let message = words_for(Some(&user)).error(&e);
             let page = course_page(&state, user, id, None, Some(message)).await?;
             refused(e, page)
         }
     }
+}
+
+/// A question a teacher answers before something is undone for good: a form that does it, and
+/// a way back. Without JavaScript too: the button that asks is a link to this page.
+#[derive(Template, WebTemplate)]
+#[template(path = "courses/confirm.html")]
+pub(super) struct ConfirmPage {
+    frame: Frame,
+    question: String,
+    /// What is lost and what stays.
+    detail: String,
+    action: String,
+    button: &'static str,
+    back: String,
+}
+
+/// Asks before taking someone out of a course.
+pub(super) async fn confirm_remove_member(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path((id, member)): Path<(i64, i64)>,
+) -> Result<Response, PageError> {
+    courses::teaching(&state.domain, &user, id).await?;
+    let overview = courses::overview(&state.domain, &user, id).await?;
+    let Some(found) = overview.members.iter().find(|m| m.user_id == member) else {
+        return Err(Error::NotFound(format!("member {member}")).into());
+    };
+    let frame = Frame::new(Some(user), "");
+    let course = &overview.membership.course.title;
+    let page = ConfirmPage {
+        question: (frame.ui.remove_member_question)(&found.name, course),
+        detail: frame.ui.remove_member_detail.to_owned(),
+        action: format!("/courses/{id}/members/{member}/remove"),
+        button: frame.ui.remove,
+        back: format!("/courses/{id}"),
+        frame: Frame {
+            title: frame.ui.remove.to_owned(),
+            ..frame
+        },
+    };
+    Ok(page.into_response())
 }
 
 pub(super) async fn remove_member(
@@ -248,26 +304,37 @@ pub(super) async fn remove_member(
     }
 }
 
+/// A problem the teacher may put in an assignment, as the picker shows it.
 struct ProblemChoice {
     slug: String,
     title: String,
     chosen: bool,
+    /// Its place in the assignment as typed (chosen problems), else empty.
+    order: String,
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "courses/new_assignment.html")]
-pub(super) struct NewAssignmentPage {
+pub(super) struct AssignmentFormPage {
     frame: Frame,
     course: CourseLine,
+    /// The assignment being edited; `None` for a new one.
+    editing: Option<i64>,
     problems: Vec<ProblemChoice>,
     form: AssignmentForm,
+    zones: &'static [String],
     error: Option<String>,
 }
 
-/// The form as typed: times are `datetime-local` values, read as UTC.
+/// The form as typed: times are `datetime-local` values read in the form's zone.
 #[derive(Debug, Clone)]
 pub(super) struct AssignmentForm {
     title: String,
+    /// The zone the times are typed in (an IANA name, checked when the form is read).
+    zone: String,
+    /// The times are UTC and the account names no zone: `grundy.js` may move them into the
+    /// browser's zone.
+    zone_guess: bool,
     opens: String,
     due: String,
     closes: String,
@@ -276,46 +343,71 @@ pub(super) struct AssignmentForm {
     scoring: Scoring,
     feedback: Feedback,
     personal_tests: bool,
+    /// The problems ticked, in the order posted.
     problems: Vec<String>,
+    /// The place typed beside each problem, by slug.
+    order: BTreeMap<String, String>,
 }
 
-const LOCAL_TIME: &[time::format_description::BorrowedFormatItem<'static>] =
-    time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]");
-
-/// A time for a `datetime-local` field.
-fn local(ms: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(LOCAL_TIME).ok())
-        .unwrap_or_default()
+/// A typed time read in `zone`.
+fn parse_local(zone: &Zone, text: &str) -> Result<i64, Error> {
+    zone.read_local(text)
+        .ok_or_else(|| Error::BadRequest("give every time as a date and a time of day".into()))
 }
 
-fn parse_local(field: &str, text: &str) -> Result<i64, Error> {
-    let text = text.get(..16).unwrap_or(text);
-    time::PrimitiveDateTime::parse(text, LOCAL_TIME)
-        .map(|t| (t.assume_utc().unix_timestamp_nanos() / 1_000_000) as i64)
-        .map_err(|_| Error::BadRequest(format!("{field}: give a date and time (UTC)")))
+/// The zone a form names, checked against the tz database.
+fn form_zone(name: &str) -> Result<Zone, Error> {
+    Zone::parse(name).map_err(|_| Error::BadRequest(UNKNOWN_ZONE.into()))
 }
 
 impl AssignmentForm {
-    fn starting(now: i64) -> AssignmentForm {
+    /// A new assignment's form: open from today, due in a week, in `zone`.
+    fn starting(now: i64, zone: &Zone, zone_guess: bool) -> AssignmentForm {
         const DAY: i64 = 86_400_000;
         let today = now - now.rem_euclid(DAY);
         AssignmentForm {
             title: String::new(),
-            opens: local(today),
-            due: local(today + 8 * DAY),
-            closes: local(today + 11 * DAY),
+            zone: zone.name().to_owned(),
+            zone_guess,
+            opens: zone.local_input(today),
+            due: zone.local_input(today + 8 * DAY),
+            closes: zone.local_input(today + 11 * DAY),
             penalty_percent: "10".into(),
             penalty_step_hours: "24".into(),
             scoring: Scoring::Best,
             feedback: Feedback::Tests,
             personal_tests: false,
             problems: Vec::new(),
+            order: BTreeMap::new(),
         }
     }
 
-    /// The form as posted (`problems` repeats: a multiple select).
+    /// An assignment's form to edit, its times in `zone`.
+    fn of(assignment: &Assignment, zone: &Zone, zone_guess: bool) -> AssignmentForm {
+        let s = &assignment.spec;
+        AssignmentForm {
+            title: s.title.clone(),
+            zone: zone.name().to_owned(),
+            zone_guess,
+            opens: zone.local_input(s.opens_at),
+            due: zone.local_input(s.due_at),
+            closes: zone.local_input(s.closes_at),
+            penalty_percent: s.penalty_percent.to_string(),
+            penalty_step_hours: format_points(s.penalty_step_ms as f64 / 3_600_000.0),
+            scoring: s.scoring,
+            feedback: s.feedback,
+            personal_tests: s.personal_tests,
+            order: s
+                .problems
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.clone(), (i + 1).to_string()))
+                .collect(),
+            problems: s.problems.clone(),
+        }
+    }
+
+    /// The form as posted (`problems` repeats: one per ticked box; `order.<slug>` beside each).
     fn posted(pairs: Vec<(String, String)>) -> Result<AssignmentForm, Error> {
         // Only the choices have defaults: a missing time or number is the teacher's to give.
         let mut form = AssignmentForm {
@@ -324,11 +416,12 @@ impl AssignmentForm {
             closes: String::new(),
             penalty_percent: String::new(),
             penalty_step_hours: String::new(),
-            ..AssignmentForm::starting(0)
+            ..AssignmentForm::starting(0, &Zone::utc(), false)
         };
         for (key, value) in pairs {
             match key.as_str() {
                 "title" => form.title = value,
+                "zone" => form.zone = value,
                 "opens" => form.opens = value,
                 "due" => form.due = value,
                 "closes" => form.closes = value,
@@ -337,11 +430,30 @@ impl AssignmentForm {
                 "scoring" => form.scoring = named::scoring(&value)?,
                 "feedback" => form.feedback = named::feedback(&value)?,
                 "personal_tests" => form.personal_tests = true,
-                "problems" => form.problems.push(value),
-                _ => {}
+                "problems" if !form.problems.contains(&value) => form.problems.push(value),
+                other => {
+                    if let Some(slug) = other.strip_prefix("order.") {
+                        form.order.insert(slug.to_owned(), value);
+                    }
+                }
             }
         }
         Ok(form)
+    }
+
+    /// The ticked problems in the order the teacher set: by the number typed beside each (a
+    /// blank or unreadable one goes last), ties in the order ticked.
+    fn ordered_problems(&self) -> Vec<String> {
+        let place = |slug: &String| {
+            self.order
+                .get(slug)
+                .and_then(|o| o.trim().parse::<f64>().ok())
+                .filter(|o| o.is_finite())
+                .unwrap_or(f64::INFINITY)
+        };
+        let mut chosen: Vec<&String> = self.problems.iter().collect();
+        chosen.sort_by(|a, b| place(a).total_cmp(&place(b)));
+        chosen.into_iter().cloned().collect()
     }
 
     /// The scoring rules, each with whether the form has it.
@@ -361,54 +473,75 @@ impl AssignmentForm {
     }
 
     fn draft(&self) -> Result<Draft, Error> {
-        let number = |field: &str, text: &str| {
-            text.trim()
-                .parse::<i64>()
-                .map_err(|_| Error::BadRequest(format!("{field}: give a whole number")))
+        let number = |text: &str| {
+            text.trim().parse::<i64>().map_err(|_| {
+                Error::BadRequest("give the penalty and its step as whole numbers".into())
+            })
         };
+        let zone = form_zone(&self.zone)?;
         Ok(Draft {
             title: self.title.clone(),
-            opens_at: parse_local("opens", &self.opens)?,
-            due_at: parse_local("due", &self.due)?,
-            closes_at: Some(parse_local("closes", &self.closes)?),
-            penalty_percent: number("penalty", &self.penalty_percent)?,
-            penalty_step_ms: Some(
-                number("penalty step", &self.penalty_step_hours)?.saturating_mul(3_600_000),
-            ),
+            opens_at: parse_local(&zone, &self.opens)?,
+            due_at: parse_local(&zone, &self.due)?,
+            closes_at: Some(parse_local(&zone, &self.closes)?),
+            penalty_percent: number(&self.penalty_percent)?,
+            penalty_step_ms: Some(number(&self.penalty_step_hours)?.saturating_mul(3_600_000)),
             scoring: self.scoring,
             feedback: self.feedback,
             personal_tests: self.personal_tests,
-            problems: self.problems.clone(),
+            problems: self.ordered_problems(),
         })
     }
 }
 
-async fn new_assignment_page(
+async fn assignment_form_page(
     state: &AppState,
     user: User,
-    id: i64,
+    course: i64,
+    editing: Option<i64>,
     form: AssignmentForm,
     error: Option<String>,
-) -> Result<NewAssignmentPage, PageError> {
-    let membership = courses::teaching(&state.domain, &user, id).await?;
-    let problems = problems::list(&state.domain, Some(&user), None)
+) -> Result<AssignmentFormPage, PageError> {
+    let membership = courses::teaching(&state.domain, &user, course).await?;
+    let ui = words_for(Some(&user));
+    let ordered = form.ordered_problems();
+    let mut problems: Vec<ProblemChoice> = problems::list(&state.domain, Some(&user), None)
         .await?
         .iter()
-        .map(|e| ProblemChoice {
-            slug: e.problem.slug().to_owned(),
-            title: e.problem.title(words_for(Some(&user)).code).to_owned(),
-            chosen: form.problems.iter().any(|p| p == e.problem.slug()),
+        .map(|e| {
+            let slug = e.problem.slug();
+            let chosen = ordered.iter().any(|p| p == slug);
+            ProblemChoice {
+                slug: slug.to_owned(),
+                title: e.problem.title(ui.code).to_owned(),
+                chosen,
+                order: if chosen {
+                    form.order.get(slug).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                },
+            }
         })
         .collect();
-    Ok(NewAssignmentPage {
-        frame: {
-            let frame = Frame::new(Some(user), "");
-            let title = format!("{} — {}", frame.ui.new_assignment, membership.course.title);
-            Frame { title, ..frame }
-        },
+    // The chosen ones first, in their order; the rest by title.
+    let place = |p: &ProblemChoice| ordered.iter().position(|o| *o == p.slug);
+    problems.sort_by(|a, b| {
+        (place(a).is_none(), place(a), &a.title).cmp(&(place(b).is_none(), place(b), &b.title))
+    });
+    let frame = Frame::new(Some(user), "");
+    let heading = if editing.is_some() {
+        frame.ui.edit_assignment
+    } else {
+        frame.ui.new_assignment
+    };
+    let title = format!("{heading} — {}", membership.course.title);
+    Ok(AssignmentFormPage {
+        frame: Frame { title, ..frame },
         course: CourseLine::of(&membership),
+        editing,
         problems,
         form,
+        zones: Zone::choices(),
         error,
     })
 }
@@ -418,8 +551,10 @@ pub(super) async fn new_assignment(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
-    let form = AssignmentForm::starting(state.domain.clock.now());
-    Ok(new_assignment_page(&state, user, id, form, None)
+    let account_zone = Zone::of_account(&user);
+    let zone = account_zone.clone().unwrap_or_else(Zone::utc);
+    let form = AssignmentForm::starting(state.domain.clock.now(), &zone, account_zone.is_none());
+    Ok(assignment_form_page(&state, user, id, None, form, None)
         .await?
         .into_response())
 }
@@ -428,7 +563,7 @@ pub(super) async fn create_assignment(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-    // `problems` repeats (a multiple select): read as pairs.
+    // `problems` repeats (one per ticked box): read as pairs.
     Form(pairs): Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
     let form = AssignmentForm::posted(pairs)?;
@@ -440,9 +575,88 @@ pub(super) async fn create_assignment(
         Ok(created) => Ok(Redirect::to(&format!("/assignments/{}", created.id)).into_response()),
         Err(e) => {
             let message = words_for(Some(&user)).error(&e);
-            let page = new_assignment_page(&state, user, id, form, Some(message)).await?;
+            let page = assignment_form_page(&state, user, id, None, form, Some(message)).await?;
             refused(e, page)
         }
+    }
+}
+
+/// The form of an assignment the caller teaches, filled in, its times in the account's zone.
+pub(super) async fn edit_assignment(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    let found = assignments::teaching(&state.domain, &user, id).await?;
+    let account_zone = Zone::of_account(&user);
+    let zone = account_zone.clone().unwrap_or_else(Zone::utc);
+    let form = AssignmentForm::of(&found, &zone, account_zone.is_none());
+    Ok(
+        assignment_form_page(&state, user, found.course_id, Some(id), form, None)
+            .await?
+            .into_response(),
+    )
+}
+
+pub(super) async fn update_assignment(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+    Form(pairs): Form<Vec<(String, String)>>,
+) -> Result<Response, PageError> {
+    let found = assignments::teaching(&state.domain, &user, id).await?;
+    let form = AssignmentForm::posted(pairs)?;
+    let changed = match form.draft() {
+        Ok(draft) => assignments::update(&state.domain, &user, id, draft).await,
+        Err(e) => Err(e),
+    };
+    match changed {
+        Ok(_) => Ok(Redirect::to(&format!("/assignments/{id}")).into_response()),
+        Err(e) => {
+            let message = words_for(Some(&user)).error(&e);
+            let page =
+                assignment_form_page(&state, user, found.course_id, Some(id), form, Some(message))
+                    .await?;
+            refused(e, page)
+        }
+    }
+}
+
+/// Asks before deleting an assignment.
+pub(super) async fn confirm_delete_assignment(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    let found = assignments::teaching(&state.domain, &user, id).await?;
+    let frame = Frame::new(Some(user), "");
+    let page = ConfirmPage {
+        question: (frame.ui.delete_assignment_question)(&found.spec.title),
+        detail: frame.ui.delete_assignment_detail.to_owned(),
+        action: format!("/assignments/{id}/delete"),
+        button: frame.ui.delete_assignment,
+        back: format!("/assignments/{id}/edit"),
+        frame: Frame {
+            title: frame.ui.delete_assignment.to_owned(),
+            ..frame
+        },
+    };
+    Ok(page.into_response())
+}
+
+pub(super) async fn delete_assignment(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    match assignments::delete(&state.domain, &user, id).await {
+        Ok(deleted) => Ok(Redirect::to(&format!("/courses/{}", deleted.course_id)).into_response()),
+        Err(e @ Error::Conflict(_)) => {
+            let message = words_for(Some(&user)).error(&e);
+            let page = assignment_page(&state, user, id, Some(message)).await?;
+            refused(e, page)
+        }
+        Err(e) => Err(PageError::Refused(e, Some(Box::new(user)))),
     }
 }
 
@@ -459,7 +673,7 @@ struct CellLine {
     attempts: i64,
     pending: i64,
     submission: Option<i64>,
-    counted_at: String,
+    counted_at: Option<i64>,
 }
 
 impl CellLine {
@@ -470,7 +684,7 @@ impl CellLine {
             attempts: cell.attempts,
             pending: cell.pending,
             submission: cell.submission,
-            counted_at: cell.counted_at.map(when).unwrap_or_default(),
+            counted_at: cell.counted_at,
         }
     }
 }
@@ -478,7 +692,7 @@ impl CellLine {
 struct GradeLine {
     user_id: i64,
     name: String,
-    due: String,
+    due: i64,
     cells: Vec<CellLine>,
     total: String,
 }
@@ -486,7 +700,7 @@ struct GradeLine {
 struct ExtensionLine {
     user_id: i64,
     name: String,
-    due: String,
+    due: i64,
 }
 
 #[derive(Template, WebTemplate)]
@@ -496,12 +710,12 @@ pub(super) struct AssignmentPage {
     id: i64,
     course_id: i64,
     title: String,
-    opens: String,
-    due: String,
-    closes: String,
+    opens: i64,
+    due: i64,
+    closes: i64,
     /// The viewer's own, with an extension (students).
-    my_due: String,
-    my_closes: String,
+    my_due: i64,
+    my_closes: i64,
     status: &'static str,
     penalty: String,
     /// How it counts and what its students see, in a sentence.
@@ -520,6 +734,10 @@ pub(super) struct AssignmentPage {
     /// The classic mistakes the class's wrong programs were found to make.
     misconceptions: Vec<grundy_coursework::ClassMisconception>,
     students: Vec<(i64, String)>,
+    /// The extension form's zone and first value (two days after the class's due time).
+    entry_zone: Zone,
+    zone_guess: bool,
+    zones: &'static [String],
     extension_default: String,
     error: Option<String>,
 }
@@ -552,7 +770,7 @@ impl AssignmentPage {
             .map(|r| GradeLine {
                 user_id: r.user_id,
                 name: r.name.clone(),
-                due: when(r.due_at),
+                due: r.due_at,
                 cells: r.cells.iter().map(CellLine::of).collect(),
                 total: format_points(r.total),
             })
@@ -565,7 +783,7 @@ impl AssignmentPage {
                 name: names
                     .get(&e.user_id)
                     .map_or_else(|| format!("#{}", e.user_id), |n| (*n).to_owned()),
-                due: when(e.due_at),
+                due: e.due_at,
             })
             .collect();
     }
@@ -607,11 +825,11 @@ async fn assignment_page(
         id,
         course_id: found.course_id,
         title: found.spec.title.clone(),
-        opens: when(found.spec.opens_at),
-        due: when(found.spec.due_at),
-        closes: when(found.spec.closes_at),
-        my_due: String::new(),
-        my_closes: String::new(),
+        opens: found.spec.opens_at,
+        due: found.spec.due_at,
+        closes: found.spec.closes_at,
+        my_due: found.spec.due_at,
+        my_closes: found.spec.closes_at,
         status: view.window.as_str(),
         penalty: late_rule(frame.ui, found),
         rules: (frame.ui.assignment_rules)(found.spec.scoring, found.spec.feedback),
@@ -627,7 +845,12 @@ async fn assignment_page(
         extensions: Vec::new(),
         misconceptions: Vec::new(),
         students: Vec::new(),
-        extension_default: local(found.spec.due_at.saturating_add(2 * 86_400_000)),
+        extension_default: frame
+            .entry_zone()
+            .local_input(found.spec.due_at.saturating_add(2 * 86_400_000)),
+        entry_zone: frame.entry_zone(),
+        zone_guess: frame.zone.is_none(),
+        zones: Zone::choices(),
         error,
         frame,
     };
@@ -637,8 +860,8 @@ async fn assignment_page(
             page.show_gradebook(&book, extensions);
         }
         Part::Student(standing) => {
-            page.my_due = when(standing.due_at);
-            page.my_closes = when(standing.closes_at);
+            page.my_due = standing.due_at;
+            page.my_closes = standing.closes_at;
             page.mine = standing.grade.cells.iter().map(CellLine::of).collect();
             page.my_total = format_points(standing.grade.total);
         }
@@ -661,6 +884,8 @@ pub(super) struct ExtensionForm {
     user: i64,
     /// Empty to take the extension back.
     due: String,
+    /// The zone `due` is typed in (UTC when the form names none).
+    zone: Option<String>,
 }
 
 pub(super) async fn extend(
@@ -673,7 +898,9 @@ pub(super) async fn extend(
     let due = if form.due.trim().is_empty() {
         Ok(None)
     } else {
-        parse_local("extension", &form.due).map(Some)
+        form_zone(form.zone.as_deref().unwrap_or("UTC"))
+            .and_then(|zone| parse_local(&zone, &form.due))
+            .map(Some)
     };
     let done = match due {
         Ok(due) => assignments::set_extension(&state.domain, &user, id, form.user, due).await,

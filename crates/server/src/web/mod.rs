@@ -14,8 +14,6 @@ mod student;
 mod teach;
 pub mod ui;
 
-pub(crate) use crate::clock::when;
-
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
@@ -33,6 +31,7 @@ use crate::http::{self, auth};
 use crate::locale;
 use crate::locale::Locale;
 use crate::state::{AppState, HttpLimits};
+use crate::zone::{Moment, Stamp, Zone};
 use ui::Ui;
 
 pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
@@ -58,6 +57,7 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         .route("/account", get(account::account_page))
         .route("/account/password", post(account::change_password))
         .route("/account/language", post(account::set_preference))
+        .route("/account/zone", post(account::set_time_zone))
         .route("/language", post(account::switch_language))
         .route("/account/tokens", post(account::create_token))
         .route("/account/tokens/{id}/revoke", post(account::revoke_token))
@@ -71,7 +71,7 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         .route("/courses/{id}/members", post(courses::import))
         .route(
             "/courses/{id}/members/{user}/remove",
-            post(courses::remove_member),
+            get(courses::confirm_remove_member).post(courses::remove_member),
         )
         .route(
             "/courses/{id}/assignments/new",
@@ -83,6 +83,14 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         )
         .route("/assignments/{id}", get(courses::assignment))
         .route("/assignments/{id}/extensions", post(courses::extend))
+        .route(
+            "/assignments/{id}/edit",
+            get(courses::edit_assignment).post(courses::update_assignment),
+        )
+        .route(
+            "/assignments/{id}/delete",
+            get(courses::confirm_delete_assignment).post(courses::delete_assignment),
+        )
         .route(
             "/assignments/{id}/students/{user}/problems/{slug}",
             get(courses::instances),
@@ -161,6 +169,8 @@ pub(crate) struct Frame {
     /// False on error pages that do not know who is asking: they show no account links
     /// rather than a wrong "Log in".
     pub account_shown: bool,
+    /// The zone the account reads times in; `None`: the browser's (UTC without JavaScript).
+    pub zone: Option<Zone>,
 }
 
 impl Frame {
@@ -168,6 +178,8 @@ impl Frame {
         Frame {
             ui: Ui::of(locale::for_caller(user.as_ref())),
             path: locale::current_path(),
+            // A stored name the database no longer knows reads as no choice.
+            zone: user.as_ref().and_then(Zone::of_account),
             user,
             title: title.into(),
             account_shown: true,
@@ -178,6 +190,21 @@ impl Frame {
     pub fn titled(mut self, title: impl FnOnce(&'static Ui) -> &'static str) -> Frame {
         self.title = title(self.ui).to_owned();
         self
+    }
+
+    /// A stored moment as this page's reader reads it: a whole `<time>` element.
+    pub fn at(&self, ms: impl Stamp) -> Moment<'_> {
+        Moment {
+            ms: ms.ms(),
+            zone: self.zone.as_ref(),
+            locale: Locale::parse(self.ui.code).unwrap_or_default(),
+        }
+    }
+
+    /// The zone a deadline form starts in: the account's, else UTC (which `grundy.js` replaces
+    /// with the browser's when the account names none).
+    pub fn entry_zone(&self) -> Zone {
+        self.zone.clone().unwrap_or_else(Zone::utc)
     }
 
     pub fn is_teacher(&self) -> bool {

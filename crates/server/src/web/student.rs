@@ -15,7 +15,7 @@ use grundy_store::{Feedback, Submission, SubmissionKind, SubmissionStatus, User}
 use serde::Deserialize;
 
 use super::ui::{SubmissionState, Ui};
-use super::{Frame, PageError, SignedIn, Visitor, refusal, when, words_for};
+use super::{Frame, PageError, SignedIn, Visitor, refusal, words_for};
 use crate::domain::assignments::{self, Target};
 use crate::domain::submissions::{self, Filter, NewSubmission, Work};
 use crate::domain::{Error, problems};
@@ -112,7 +112,8 @@ struct SampleBox {
 pub(super) struct AssignmentTag {
     pub id: i64,
     pub title: String,
-    pub due: String,
+    /// The reader's own due time, in Unix milliseconds.
+    pub due: i64,
 }
 
 impl AssignmentTag {
@@ -120,7 +121,7 @@ impl AssignmentTag {
         AssignmentTag {
             id: target.id,
             title: target.title,
-            due: when(target.due_at),
+            due: target.due_at,
         }
     }
 }
@@ -678,7 +679,8 @@ pub(super) struct SubmissionLine {
     pub language: String,
     pub state: SubmissionState,
     pub score: String,
-    pub submitted: String,
+    /// Unix milliseconds, shown in the reader's zone.
+    pub submitted: i64,
 }
 
 impl SubmissionLine {
@@ -707,7 +709,7 @@ impl SubmissionLine {
                 (Some(score), Some(max)) => format!("{score}/{max}"),
                 _ => String::new(),
             },
-            submitted: when(s.created_at),
+            submitted: s.created_at,
         }
     }
 }

@@ -16,10 +16,11 @@ use grundy_store::{Role, User};
 use serde::Deserialize;
 
 use super::student::{PAGE_SIZE, SubmissionLine, one_page};
-use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, when, words_for};
+use super::ui::Ui;
+use super::{Frame, PageError, TeacherPage, local_path, refused, url_encode, words_for};
 use crate::domain::accounts::{self, UserChange};
 use crate::domain::submissions::{self, Filter};
-use crate::domain::{Error, access, named, problems, teaching};
+use crate::domain::{Error, access, courses, named, problems, teaching};
 use crate::registry;
 use crate::state::AppState;
 
@@ -60,6 +61,7 @@ pub(super) struct IndexNotice {
 
 impl IndexNotice {
     async fn text(&self, state: &AppState, user: &User) -> Option<String> {
+        let ui = words_for(Some(user));
         let find = async |slug: &Option<String>| match slug.as_deref() {
             Some(slug) => problems::visible(&state.domain, Some(user), slug)
                 .await
@@ -68,31 +70,21 @@ impl IndexNotice {
         };
         if let Some(entry) = find(&self.uploaded).await {
             let p = &entry.problem;
-            return Some(if entry.published {
-                format!("{} is stored at version {}", p.slug(), p.spec.version)
-            } else {
-                format!(
-                    "{} is stored at version {} as a draft: only you, your co-teachers, admins \
-                     and the students of an open assignment that lists it see it until you \
-                     publish it",
-                    p.slug(),
-                    p.spec.version
-                )
-            });
+            return Some((ui.uploaded_notice)(
+                p.slug(),
+                p.spec.version,
+                entry.published,
+            ));
         }
         if let Some(entry) = find(&self.published).await
             && entry.published
         {
-            return Some(format!(
-                "{} is published: everyone sees it now",
-                entry.problem.slug()
-            ));
+            return Some((ui.published_notice)(entry.problem.slug()));
         }
         let entry = find(&self.requeued).await?;
-        Some(format!(
-            "{} submissions of {} are queued again",
+        Some((ui.requeued_notice)(
             self.count.unwrap_or(0),
-            entry.problem.slug()
+            entry.problem.slug(),
         ))
     }
 }
@@ -107,15 +99,15 @@ pub(super) struct UsersNotice {
 }
 
 impl UsersNotice {
-    fn text(&self, users: &[(User, bool)]) -> Option<String> {
+    fn text(&self, ui: &Ui, users: &[(User, bool)]) -> Option<String> {
         let find = |name: &Option<String>| {
             name.as_deref()
                 .and_then(|n| users.iter().map(|(u, _)| u).find(|u| u.name == n))
         };
         if let Some(user) = find(&self.role_of) {
-            return Some(format!("{} is a {} now", user.name, user.role.as_str()));
+            return Some((ui.role_now)(&user.name, ui.role(user.role.as_str())));
         }
-        find(&self.password_of).map(|user| format!("{}'s password is changed", user.name))
+        find(&self.password_of).map(|user| (ui.password_set_for)(&user.name))
     }
 }
 
@@ -124,6 +116,7 @@ pub(super) async fn index(
     TeacherPage(user): TeacherPage,
     Query(query): Query<IndexNotice>,
 ) -> Result<Response, PageError> {
+    let ui = words_for(Some(&user));
     let problems = teaching::problems(&state.domain, &user)
         .await?
         .into_iter()
@@ -131,8 +124,8 @@ pub(super) async fn index(
             let e = &listed.entry;
             ProblemRow {
                 slug: e.problem.slug().to_owned(),
-                title: e.problem.title("en").to_owned(),
-                origin: e.origin.as_str(),
+                title: e.problem.title(ui.code).to_owned(),
+                origin: (ui.origin_name)(e.origin),
                 version: e.problem.spec.version,
                 owner: listed.owner.unwrap_or_default(),
                 export: listed.export,
@@ -168,34 +161,30 @@ pub(super) async fn publish_problem(
 pub(super) struct UploadPage {
     frame: Frame,
     error: Option<String>,
-    max_mib: usize,
-    max_unpacked_mib: u64,
+    /// The package limits, in words.
+    limits: String,
     /// What the teacher's problems take of their quota, in words.
     usage: String,
 }
 
 impl UploadPage {
     async fn new(state: &AppState, user: User, error: Option<String>) -> UploadPage {
+        let ui = words_for(Some(&user));
         let mib = |bytes: u64| format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20));
         let usage = match teaching::usage(&state.domain, &user).await {
             Ok(teaching::Usage {
                 used_bytes,
-                quota_bytes: Some(quota),
-            }) => format!(
-                "Your problems take {} of your {}.",
-                mib(used_bytes),
-                mib(quota)
-            ),
-            Ok(teaching::Usage { used_bytes, .. }) => {
-                format!("Your problems take {}.", mib(used_bytes))
-            }
+                quota_bytes,
+            }) => (ui.quota_usage)(&mib(used_bytes), quota_bytes.map(mib).as_deref()),
             Err(_) => String::new(),
         };
         UploadPage {
             frame: Frame::new(Some(user), "").titled(|ui| ui.upload_package),
             error,
-            max_mib: state.limits.package_bytes >> 20,
-            max_unpacked_mib: registry::package_limits().max_total_bytes >> 20,
+            limits: (ui.upload_limits)(
+                state.limits.package_bytes >> 20,
+                registry::package_limits().max_total_bytes >> 20,
+            ),
             usage,
         }
     }
@@ -282,12 +271,13 @@ fn variant_page_for(
     mut form: VariantForm,
     error: Option<String>,
 ) -> VariantPage {
+    let code = words_for(Some(&user)).code;
     let bases: Vec<(String, String)> = teaching::variant_bases(&state.domain)
         .iter()
         .map(|e| {
             (
                 e.problem.slug().to_owned(),
-                e.problem.title("en").to_owned(),
+                e.problem.title(code).to_owned(),
             )
         })
         .collect();
@@ -394,7 +384,7 @@ pub(super) async fn create_game(
         text => match text.parse() {
             Ok(upto) => Some(upto),
             Err(_) => {
-                let message = "the range to compute is not a whole number".to_owned();
+                let message = words_for(Some(&user)).range_not_a_number.to_owned();
                 let page = games_page_for(user, form, Some(message));
                 return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
             }
@@ -450,15 +440,30 @@ pub(super) struct SubmissionFilter {
     problem: Option<String>,
     user: Option<String>,
     verdict: Option<String>,
+    /// A course's id, or empty for any.
+    course: Option<String>,
+    /// An assignment's id, or empty for any.
+    assignment: Option<String>,
     before: Option<i64>,
+}
+
+/// A course the viewer teaches and its assignments, as the filter offers them.
+struct CourseChoice {
+    id: i64,
+    title: String,
+    chosen: bool,
+    /// (id, title, chosen).
+    assignments: Vec<(i64, String, bool)>,
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "teach/submissions.html")]
 pub(super) struct SubmissionsPage {
     frame: Frame,
-    problems: Vec<String>,
+    /// (slug, title in the reader's language).
+    problems: Vec<(String, String)>,
     users: Vec<String>,
+    courses: Vec<CourseChoice>,
     /// Every final verdict, and whether it is the one filtered by.
     verdicts: Vec<(Verdict, bool)>,
     problem: String,
@@ -480,10 +485,39 @@ pub(super) async fn submissions(
         nonempty(&filter.verdict),
     );
     let verdict = verdict_text.as_deref().map(named::verdict).transpose()?;
+    let id = |text: &Option<String>, what: &str| -> Result<Option<i64>, Error> {
+        match nonempty(text) {
+            None => Ok(None),
+            Some(t) => t
+                .parse()
+                .map(Some)
+                .map_err(|_| Error::BadRequest(format!("{what}: not a number"))),
+        }
+    };
+    let (course, assignment) = (
+        id(&filter.course, "course")?,
+        id(&filter.assignment, "assignment")?,
+    );
+    let courses: Vec<CourseChoice> = courses::taught_assignments(&state.domain, &viewer)
+        .await?
+        .into_iter()
+        .map(|(c, assignments)| CourseChoice {
+            chosen: Some(c.id) == course,
+            id: c.id,
+            title: c.title,
+            assignments: assignments
+                .into_iter()
+                .map(|a| (a.id, a.spec.title, Some(a.id) == assignment))
+                .collect(),
+        })
+        .collect();
     let users = accounts::users(&state.domain, &viewer).await?;
     let names: BTreeMap<i64, &str> = users.iter().map(|(u, _)| (u.id, u.name.as_str())).collect();
     let author = match &user {
-        Some(name) => match users.iter().find(|(u, _)| u.name == *name) {
+        Some(name) => match users
+            .iter()
+            .find(|(u, _)| u.name.to_lowercase() == name.to_lowercase())
+        {
             Some((found, _)) => Some(found.id),
             None => return Err(Error::NotFound(format!("user {name:?}")).into()),
         },
@@ -497,7 +531,8 @@ pub(super) async fn submissions(
             problem: problem.clone(),
             verdict,
             before: filter.before,
-            assignment: None,
+            assignment,
+            course,
             // One more than shown: whether an older page exists.
             limit: Some(PAGE_SIZE + 1),
         },
@@ -506,10 +541,16 @@ pub(super) async fn submissions(
     let (found, older) = one_page(found);
     let query = |before: Option<i64>| {
         let mut parts = Vec::new();
+        let (course, assignment) = (
+            course.map(|c| c.to_string()),
+            assignment.map(|a| a.to_string()),
+        );
         for (key, value) in [
             ("problem", &problem),
             ("user", &user),
             ("verdict", &verdict_text),
+            ("course", &course),
+            ("assignment", &assignment),
         ] {
             if let Some(v) = value {
                 parts.push(format!("{key}={}", url_encode(v)));
@@ -521,12 +562,19 @@ pub(super) async fn submissions(
         format!("/teach/submissions?{}", parts.join("&"))
     };
     let older = older.map(|id| query(Some(id)));
+    let code = words_for(Some(&viewer)).code;
     Ok(SubmissionsPage {
         problems: problems::list(&state.domain, Some(&viewer), None)
             .await?
             .iter()
-            .map(|e| e.problem.slug().to_owned())
+            .map(|e| {
+                (
+                    e.problem.slug().to_owned(),
+                    e.problem.title(code).to_owned(),
+                )
+            })
             .collect(),
+        courses,
         users: users.iter().map(|(u, _)| u.name.clone()).collect(),
         // A submission is never judged "skipped": only its tests are.
         verdicts: Verdict::ALL
@@ -585,7 +633,7 @@ struct UserRow {
     id: i64,
     name: String,
     role: &'static str,
-    created: String,
+    created: i64,
     /// Whether the viewer may set this user's password.
     manageable: bool,
 }
@@ -607,7 +655,7 @@ async fn users_page_for(
     notice: Option<&UsersNotice>,
 ) -> Result<UsersPage, PageError> {
     let users = accounts::users(&state.domain, &viewer).await?;
-    let notice = notice.and_then(|n| n.text(&users));
+    let notice = notice.and_then(|n| n.text(words_for(Some(&viewer)), &users));
     Ok(UsersPage {
         users: users
             .iter()
@@ -615,7 +663,7 @@ async fn users_page_for(
                 id: u.id,
                 name: u.name.clone(),
                 role: u.role.as_str(),
-                created: when(u.created_at),
+                created: u.created_at,
                 manageable: *manageable,
             })
             .collect(),

@@ -4,6 +4,7 @@ use grundy_judge::Verdict;
 use grundy_store::{Feedback, Scoring};
 
 use super::Ui;
+use crate::registry::Origin;
 
 pub(super) static ENGLISH: Ui = Ui {
     code: "en",
@@ -163,7 +164,6 @@ pub(super) static ENGLISH: Ui = Ui {
     feedback_verdict: "verdict and score only",
     feedback_tests: "per-test verdicts",
     feedback_inputs: "per-test verdicts and the failing tests' inputs with expected answers (hidden tests of a teacher's problem only when its owner teaches this course; in answer mode a student can copy the answers: regenerate their draw, or prefer programs)",
-    choose_several: "(Ctrl/⌘-click to choose several)",
     course: "Course",
     your_extension: "You have an extension",
     late_penalty: "Late penalty",
@@ -319,4 +319,66 @@ pub(super) static ENGLISH: Ui = Ui {
     side_second: "second",
     copied: "Copied",
     copy_by_hand: "Select and copy",
+
+    // Teachers and time zones (issue 18, items 2 and 6).
+    time_zone: "Time zone",
+    time_zone_browser: "Automatic (this browser's zone)",
+    time_zone_hint: "Times on every page are shown in this zone; point at one to see it in UTC.",
+    deadline_zone_hint: "The times below are read in this zone. Students see them in their own.",
+    edit_assignment: "Edit assignment",
+    delete_assignment: "Delete assignment",
+    delete_assignment_question: |title| format!("Delete the assignment “{title}”?"),
+    delete_assignment_detail: "Its problems list, extensions and personal instances go with it; this cannot be undone. An assignment students have submitted to cannot be deleted (edit it instead).",
+    remove_member_question: |member, course| format!("Remove {member} from {course}?"),
+    remove_member_detail: "Their account and their submissions stay; they leave the course's member list and gradebook. You can add them again later.",
+    cancel: "Cancel",
+    search_problems: "Search problems",
+    problems_pick_hint: "Tick the problems to set; the number beside each sets its place in the assignment (1 first).",
+    problem_order: "Place",
+    assignment: "Assignment",
+    no_students_yet: "No students yet. Add them below by name (one per line), or give them the join code to enter on their Courses page.",
+    gradebook_empty: "No students in this course yet: their results appear here once you add them on the course page.",
+    no_assignments_teacher: "Set one with “New assignment” below.",
+    origin: "Origin",
+    version: "Version",
+    owner: "Owner",
+    problem_state: "State",
+    draft: "draft",
+    published: "published",
+    publish: "Publish",
+    export_zip: "Export .zip",
+    origin_name: |origin| match origin {
+        Origin::Builtin => "built-in",
+        Origin::Package => "package",
+        Origin::Variant => "variant",
+    },
+    upload_layout: "and for an interactive problem the interactor there (it exits 42 to accept, 43 to reject) and in problem.yaml",
+    upload_limits: |zipped, unpacked| {
+        format!(
+            "At most {zipped} MiB zipped and {unpacked} MiB unpacked. Uploading a slug again makes a new version. A new problem is a draft, seen by you, your co-teachers and the courses whose assignments list it, until you publish it on the Teach page."
+        )
+    },
+    quota_usage: |used, quota| match quota {
+        Some(quota) => format!("Your problems take {used} of your {quota}."),
+        None => format!("Your problems take {used}."),
+    },
+    uploaded_notice: |problem, version, published| {
+        if published {
+            format!("{problem} is stored at version {version}.")
+        } else {
+            format!(
+                "{problem} is stored at version {version} as a draft: only you, your co-teachers, admins and the students of an open assignment that lists it see it until you publish it."
+            )
+        }
+    },
+    published_notice: |problem| format!("{problem} is published: everyone sees it now."),
+    requeued_notice: |count, problem| match count {
+        1 => format!("1 submission of {problem} is queued again."),
+        n => format!("{n} submissions of {problem} are queued again."),
+    },
+    role_now: |user, role| format!("{user} is now: {role}."),
+    password_set_for: |user| format!("{user}'s password is changed."),
+    range_not_a_number: "The range to compute is not a whole number.",
+    import_refusal: |reason| reason.to_owned(),
+    new_accounts_hint: "Give each student their password; they sign in with it and change it on their Account page (their name at the top of every page).",
 };

@@ -16,6 +16,7 @@ use grundy_store::{Feedback, Scoring, SubmissionStatus};
 
 use crate::domain::Error;
 use crate::locale::Locale;
+use crate::registry::Origin;
 
 /// Labels, headings and messages shown around the content.
 #[derive(Debug)]
@@ -147,7 +148,6 @@ pub struct Ui {
     pub feedback_verdict: &'static str,
     pub feedback_tests: &'static str,
     pub feedback_inputs: &'static str,
-    pub choose_several: &'static str,
     pub course: &'static str,
     pub your_extension: &'static str,
     pub late_penalty: &'static str,
@@ -282,6 +282,63 @@ pub struct Ui {
     pub side_second: &'static str,
     pub copied: &'static str,
     pub copy_by_hand: &'static str,
+
+    // Teachers and time zones (issue 18, items 2 and 6).
+    pub time_zone: &'static str,
+    /// The account's zone left to the browser.
+    pub time_zone_browser: &'static str,
+    pub time_zone_hint: &'static str,
+    /// Beside a deadline form's zone.
+    pub deadline_zone_hint: &'static str,
+    pub edit_assignment: &'static str,
+    pub delete_assignment: &'static str,
+    /// "Delete the assignment “Week 1”?"
+    pub delete_assignment_question: fn(&str) -> String,
+    pub delete_assignment_detail: &'static str,
+    /// `(member, course)`: "Remove sam from Class 10A?"
+    pub remove_member_question: fn(&str, &str) -> String,
+    pub remove_member_detail: &'static str,
+    pub cancel: &'static str,
+    pub search_problems: &'static str,
+    pub problems_pick_hint: &'static str,
+    /// The number that places a problem in its assignment.
+    pub problem_order: &'static str,
+    pub assignment: &'static str,
+    /// A course without students, to its teachers.
+    pub no_students_yet: &'static str,
+    pub gradebook_empty: &'static str,
+    /// After "no assignments yet", to the course's teachers.
+    pub no_assignments_teacher: &'static str,
+    pub origin: &'static str,
+    pub version: &'static str,
+    pub owner: &'static str,
+    /// A problem's state: draft or published.
+    pub problem_state: &'static str,
+    pub draft: &'static str,
+    pub published: &'static str,
+    pub publish: &'static str,
+    pub export_zip: &'static str,
+    /// Where a problem comes from.
+    pub origin_name: fn(Origin) -> &'static str,
+    /// What a package holds, before the `type: interactive` key.
+    pub upload_layout: &'static str,
+    /// `(MiB zipped, MiB unpacked)`: the package limits and what uploading does.
+    pub upload_limits: fn(usize, u64) -> String,
+    /// `(used, quota)`, both already written in MiB.
+    pub quota_usage: fn(&str, Option<&str>) -> String,
+    /// `(problem, version, published)`: a package just stored.
+    pub uploaded_notice: fn(&str, u32, bool) -> String,
+    pub published_notice: fn(&str) -> String,
+    /// `(how many, problem)`.
+    pub requeued_notice: fn(u64, &str) -> String,
+    /// `(user, role)`.
+    pub role_now: fn(&str, &str) -> String,
+    pub password_set_for: fn(&str) -> String,
+    pub range_not_a_number: &'static str,
+    /// Why an import left a name out, from the operation's English reason.
+    pub import_refusal: fn(&str) -> String,
+    /// Under the new accounts' passwords: where a student changes theirs.
+    pub new_accounts_hint: &'static str,
 }
 
 impl Ui {

@@ -5,6 +5,7 @@ use grundy_judge::Verdict;
 use grundy_store::{Feedback, Scoring};
 
 use super::Ui;
+use crate::registry::Origin;
 
 pub(super) static VIETNAMESE: Ui = Ui {
     code: "vi",
@@ -164,7 +165,6 @@ pub(super) static VIETNAMESE: Ui = Ui {
     feedback_verdict: "chỉ kết quả chung và điểm",
     feedback_tests: "kết quả từng test",
     feedback_inputs: "kết quả từng test và dữ liệu vào cùng đáp án của các test sai (test ẩn của bài do giáo viên tạo chỉ hiện khi người tạo bài dạy lớp này; ở chế độ nộp đáp án học sinh có thể chép đáp án: hãy sinh lại bộ dữ liệu cho em đó, hoặc ưu tiên nộp chương trình)",
-    choose_several: "(giữ Ctrl/⌘ rồi bấm để chọn nhiều bài)",
     course: "Lớp",
     your_extension: "Em được gia hạn",
     late_penalty: "Trừ điểm muộn",
@@ -322,4 +322,76 @@ pub(super) static VIETNAMESE: Ui = Ui {
     side_second: "bên đi sau",
     copied: "Đã sao chép",
     copy_by_hand: "Hãy bôi đen rồi sao chép",
+
+    // Teachers and time zones (issue 18, items 2 and 6).
+    time_zone: "Múi giờ",
+    time_zone_browser: "Tự động (theo trình duyệt)",
+    time_zone_hint: "Mọi thời điểm trên trang được hiển thị theo múi giờ này; đưa chuột vào để xem giờ UTC.",
+    deadline_zone_hint: "Các thời điểm dưới đây được hiểu theo múi giờ này. Học sinh sẽ thấy theo múi giờ của mình.",
+    edit_assignment: "Sửa bài tập",
+    delete_assignment: "Xóa bài tập",
+    delete_assignment_question: |title| format!("Xóa bài tập “{title}”?"),
+    delete_assignment_detail: "Danh sách bài, các gia hạn và dữ liệu riêng của học sinh sẽ bị xóa theo; không thể hoàn tác. Bài tập đã có học sinh nộp bài thì không xóa được (hãy sửa thay vì xóa).",
+    remove_member_question: |member, course| format!("Xóa {member} khỏi lớp {course}?"),
+    remove_member_detail: "Tài khoản và các bài đã nộp vẫn được giữ; người này chỉ không còn trong danh sách lớp và bảng điểm. Thầy cô có thể thêm lại sau.",
+    cancel: "Hủy",
+    search_problems: "Tìm bài",
+    problems_pick_hint: "Đánh dấu các bài cần giao; số bên cạnh mỗi bài là thứ tự của bài đó trong bài tập (1 là bài đầu tiên).",
+    problem_order: "Thứ tự",
+    assignment: "Bài tập",
+    no_students_yet: "Lớp chưa có học sinh. Thêm học sinh ở ô bên dưới (mỗi dòng một tên đăng nhập), hoặc đưa mã lớp để các em tự nhập ở trang Lớp học.",
+    gradebook_empty: "Lớp chưa có học sinh: kết quả sẽ hiện ở đây sau khi thầy cô thêm học sinh ở trang lớp.",
+    no_assignments_teacher: "Hãy giao bài bằng nút “Giao bài tập mới” bên dưới.",
+    origin: "Nguồn",
+    version: "Phiên bản",
+    owner: "Người tạo",
+    problem_state: "Trạng thái",
+    draft: "bản nháp",
+    published: "đã công bố",
+    publish: "Công bố",
+    export_zip: "Tải về .zip",
+    origin_name: |origin| match origin {
+        Origin::Builtin => "có sẵn",
+        Origin::Package => "gói tải lên",
+        Origin::Variant => "biến thể",
+    },
+    upload_layout: "với bài tương tác thì đặt chương trình tương tác trong thư mục đó (thoát với mã 42 là chấp nhận, 43 là từ chối) và ghi trong problem.yaml",
+    upload_limits: |zipped, unpacked| {
+        format!(
+            "Tối đa {zipped} MiB khi nén và {unpacked} MiB khi giải nén. Tải lên lại cùng mã bài sẽ tạo phiên bản mới. Bài mới là bản nháp: chỉ thầy cô, giáo viên cùng lớp và các lớp có bài tập dùng bài này nhìn thấy, cho đến khi thầy cô công bố ở trang Giảng dạy."
+        )
+    },
+    quota_usage: |used, quota| match quota {
+        Some(quota) => format!("Các bài của thầy cô đang dùng {used} trên tổng {quota}."),
+        None => format!("Các bài của thầy cô đang dùng {used}."),
+    },
+    uploaded_notice: |problem, version, published| {
+        if published {
+            format!("Đã lưu bài {problem}, phiên bản {version}.")
+        } else {
+            format!(
+                "Đã lưu bài {problem}, phiên bản {version}, dưới dạng bản nháp: chỉ thầy cô, giáo viên cùng lớp, người quản trị và học sinh của bài tập đang mở có dùng bài này nhìn thấy, cho đến khi thầy cô công bố."
+            )
+        }
+    },
+    published_notice: |problem| format!("Đã công bố bài {problem}: mọi người đều thấy bài này."),
+    requeued_notice: |count, problem| {
+        format!("Đã đưa {count} bài nộp của bài {problem} vào hàng chờ chấm lại.")
+    },
+    role_now: |user, role| format!("{user} giờ là: {role}."),
+    password_set_for: |user| format!("Đã đổi mật khẩu của {user}."),
+    range_not_a_number: "Phạm vi tính phải là một số nguyên.",
+    import_refusal: |reason| match reason {
+        "no such user" => "không có tài khoản này".into(),
+        "a student's account cannot teach" => "tài khoản học sinh không thể làm giáo viên".into(),
+        "not a student's account (add it as a co-teacher)" => {
+            "không phải tài khoản học sinh (hãy thêm với vai trò giáo viên cùng dạy)".into()
+        }
+        "a user with this name already exists" => "tên đăng nhập này đã có người dùng".into(),
+        "a user name has 1 to 64 letters, digits, '.', '-' or '_'" => {
+            "tên đăng nhập dài từ 1 đến 64 ký tự, chỉ gồm chữ cái, chữ số, '.', '-' hoặc '_'".into()
+        }
+        other => format!("không thêm được ({other})"),
+    },
+    new_accounts_hint: "Hãy đưa mật khẩu cho từng học sinh; các em đăng nhập bằng mật khẩu này rồi tự đổi ở trang Tài khoản (bấm vào tên mình ở đầu trang).",
 };
