@@ -177,6 +177,8 @@ fn existing(what: &str) -> Option<&'static str> {
 /// Refusals that carry a detail: the English template and the Vietnamese one, `{}` for each
 /// detail. More specific templates come first.
 const WORDED: &[(&str, &str)] = &[
+    // A filter's number typed into the address by hand; the hole is the filter's name.
+    ("{}: not a number", "Giá trị lọc «{}» phải là một số."),
     (
         "the source is larger than {} bytes",
         "Mã nguồn dài quá {} byte.",
