@@ -185,8 +185,12 @@ document.addEventListener("DOMContentLoaded", () => {
     const names = () => {
       for (const name of form.querySelectorAll(".zone-name")) name.textContent = select.value;
     };
-    if (select.hasAttribute("data-zone-guess") && browserZone && browserZone !== select.value
-        && [...select.options].some((o) => o.value === browserZone)) {
+    if (select.hasAttribute("data-zone-guess") && browserZone && browserZone !== select.value) {
+      // Browsers may name a zone by an older alias the list leaves out (Chromium says
+      // Asia/Saigon for Asia/Ho_Chi_Minh); the server reads aliases too, so offer it as named.
+      if (![...select.options].some((o) => o.value === browserZone)) {
+        select.add(new Option(browserZone, browserZone), 1);
+      }
       for (const input of form.querySelectorAll('input[type="datetime-local"]')) {
         if (input.value) input.value = localInput(new Date(`${input.value}:00Z`), browserZone);
       }

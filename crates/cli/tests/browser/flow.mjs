@@ -88,12 +88,13 @@ try {
   const testCount = detail.samples.length +
     detail.subtasks.reduce((sum, subtask) => sum + subtask.tests, 0);
 
+  // A submission's address may keep the form's fragment (#submit) across the redirect.
   const submit = async (file) => {
     await page.goto(`${base}/problems/stones`);
     await page.selectOption("#language", "cpp20");
     await page.fill("#source", readFileSync(file, "utf8"));
     await Promise.all([
-      page.waitForURL(/\/submissions\/\d+$/),
+      page.waitForURL(/\/submissions\/\d+(#\w+)?$/),
       page.click("#submit button[type=submit]"),
     ]);
   };
@@ -162,7 +163,7 @@ try {
   await page.goto(`${base}/problems/stones`);
   await page.selectOption("#language", "cpp20");
   await page.fill("#source", "int main() { return undeclared_name; }\n");
-  await Promise.all([page.waitForURL(/\/submissions\/\d+$/), page.click("#submit button[type=submit]")]);
+  await Promise.all([page.waitForURL(/\/submissions\/\d+(#\w+)?$/), page.click("#submit button[type=submit]")]);
   await page.waitForSelector("#verdict.v-compilation_error", { timeout: 120_000 });
   assert.equal(await page.textContent("#verdict"), "Compilation Error");
   assert.ok(await page.isVisible("#compile-message"));
@@ -188,7 +189,7 @@ try {
     await boxes.nth(index).fill(answer);
   }
   await shot("06-answer-mode");
-  await Promise.all([page.waitForURL(/\/submissions\/\d+$/), page.click("main button[type=submit]")]);
+  await Promise.all([page.waitForURL(/\/submissions\/\d+(#\w+)?$/), page.click("main button[type=submit]")]);
   await page.waitForSelector("#verdict.v-wrong_answer", { timeout: 60_000 });
   const answered = await verdicts();
   assert.deepEqual(
@@ -352,7 +353,7 @@ try {
     assert.match(await page.textContent("#for-assignment"), /Week 1/);
     await page.selectOption("#language", "cpp20");
     await page.fill("#source", readFileSync(env("GRUNDY_CORRECT"), "utf8"));
-    await Promise.all([page.waitForURL(/\/submissions\/\d+$/), page.click("#submit button[type=submit]")]);
+    await Promise.all([page.waitForURL(/\/submissions\/\d+(#\w+)?$/), page.click("#submit button[type=submit]")]);
     await page.waitForSelector("#verdict.v-accepted", { timeout: 180_000 });
   };
 

@@ -61,8 +61,17 @@ const excess = (on) => on.evaluate(() => {
   const root = document.documentElement;
   const clipped = [root, document.body].some((e) =>
     ["hidden", "clip"].includes(getComputedStyle(e).overflowX));
-  if (clipped) return Number.POSITIVE_INFINITY;
-  return root.scrollWidth - root.clientWidth;
+  if (clipped) return { over: Number.POSITIVE_INFINITY, culprits: "overflow hidden on the root" };
+  const over = root.scrollWidth - root.clientWidth;
+  // The innermost elements past the edge, to say where to look.
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? `#${e.id}` : "") +
+    [...e.classList].map((c) => `.${c}`).join("");
+  const past = [...document.body.querySelectorAll("*")]
+    .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
+    .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > root.clientWidth + 0.5));
+  const culprits = past.slice(0, 5).map((e) =>
+    `${e.parentElement ? name(e.parentElement) + " > " : ""}${name(e)} (${Math.round(e.getBoundingClientRect().right)}px)`);
+  return { over, culprits: culprits.join(", ") };
 });
 
 // The page as it is now, laid out at a desktop's width and at a phone's: neither may scroll
@@ -75,10 +84,9 @@ export const fitsBothWidths = async (on, what) => {
     measured[size.width] = await excess(on);
   }
   await on.setViewportSize(before);
-  for (const [width, over] of Object.entries(measured)) {
-    assert.ok(over <= 0, `${what}: ${over}px wider than a ${width}px window`);
+  for (const [width, { over, culprits }] of Object.entries(measured)) {
+    assert.ok(over <= 0, `${what}: ${over}px wider than a ${width}px window (${culprits})`);
   }
-  return measured;
 };
 
 // Whole words of three letters or more written without diacritics: "Không" is one Vietnamese
@@ -101,7 +109,8 @@ export const englishWords = (uiDir) => {
 // The English words a page shows to a reader of Vietnamese: its text, and its controls' labels,
 // placeholders and titles, leaving out what is not the interface's: program code and program
 // output (pre, code, textarea), mathematics, whatever is marked as written in another language
-// (the language switch: each language names itself) and whatever is marked translate="no".
+// (the language switch: each language names itself), whatever is marked translate="no" (names
+// of people and time zones) and quotations.
 export const englishOn = async (on, english) => {
   const shown = await on.evaluate(() => {
     const skipped = (e) =>
@@ -120,6 +129,8 @@ export const englishOn = async (on, english) => {
     texts.push(document.title);
     return texts.join("\n");
   });
-  const found = new Set(asciiWords(shown).filter((w) => english.has(w.toLowerCase())));
+  // A quotation is data (a program's output in a checker's message), not the interface's words.
+  const unquoted = shown.replace(/"[^"\n]*"|“[^”\n]*”/g, " ");
+  const found = new Set(asciiWords(unquoted).filter((w) => english.has(w.toLowerCase())));
   return [...found];
 };

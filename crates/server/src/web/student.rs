@@ -975,14 +975,25 @@ pub(super) async fn submission_page(
             .or_insert_with(|| ui.group(Group::Personal));
     }
     let title = |group: String| groups.get(&group).cloned().unwrap_or(group);
-    let subtask_labels: BTreeMap<&str, String> = detail
-        .subtasks
-        .iter()
-        .filter_map(|r| {
-            let number = subtask_numbers.get(&r.name)?;
-            Some((r.name.as_str(), (ui.subtask_points)(*number, r.points)))
+    // From the problem, not from the results: a page opened while judging has none yet, and
+    // the live script words the results that arrive with these.
+    let subtask_labels: BTreeMap<String, String> = entry
+        .as_ref()
+        .map(|e| {
+            e.problem
+                .spec
+                .subtasks
+                .iter()
+                .enumerate()
+                .map(|(s, subtask)| {
+                    (
+                        subtask.name.clone(),
+                        (ui.subtask_points)(s + 1, subtask.points),
+                    )
+                })
+                .collect()
         })
-        .collect();
+        .unwrap_or_default();
     let subtasks = detail
         .subtasks
         .iter()
