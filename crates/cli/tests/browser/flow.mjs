@@ -456,6 +456,24 @@ try {
   assert.deepEqual(await unlabelled(page), []);
   await shot("12-teach-users");
 
+  step("every other page a teacher reaches fits a phone and a desktop");
+  const courseId = courseUrl.split("/").pop();
+  const pages = [
+    "/account", "/courses", `/courses/${courseId}`, `/courses/${courseId}/assignments/new`,
+    `/assignments/${assignment}/edit`, `/assignments/${assignment}/delete`, "/teach",
+    "/teach/games", "/teach/variants", "/teach/upload", "/submissions", "/problems",
+    "/problems/nim-play", "/problems/stones/answers",
+  ];
+  await page.goto(`${base}/courses/${courseId}`);
+  const removal = await page.getAttribute("tr[data-member=kim] a[href*='/remove']", "href");
+  assert.ok(removal, "removing a member goes through a confirmation page");
+  pages.push(removal);
+  for (const path of pages) {
+    await page.goto(`${base}${path}`);
+    await fitsBothWidths(page, path);
+    assert.deepEqual(await unlabelled(page), [], `${path}: every control labelled`);
+  }
+
   step("reads the API's documentation under its policy");
   await page.goto(`${base}/api/docs/`);
   await page.locator(".swagger-ui .info .title", { hasText: "Grundy" }).waitFor();

@@ -54,6 +54,12 @@ const expected = (status, path) => {
   problems.splice(at, 1);
 };
 
+// What the phone's screen shows, without scrolling: the README's pictures.
+const screen = async (name, on) => {
+  await on.screenshot({ path: `${env("GRUNDY_ARTIFACTS")}/screen-${name}.png` });
+  console.log(`screenshot screen-${name}.png`);
+};
+
 const submit = async (file) => {
   await student.selectOption("#language", "cpp20");
   await student.fill("#source", readFileSync(file, "utf8"));
@@ -153,10 +159,20 @@ try {
   await student.waitForSelector("#submit .error");
   // Refused where it was typed: the page's own address, with the form and the error.
   expected(400, `/problems/stones?assignment=${assignment}`);
+  // The page opens at the form, the error above the editor, not at the statement's top.
+  const errorAt = await student.locator("#submit-error").evaluate((e) => {
+    const box = e.getBoundingClientRect();
+    return { top: box.top, bottom: box.bottom, height: window.innerHeight };
+  });
+  assert.ok(errorAt.top >= 0 && errorAt.bottom <= errorAt.height,
+    `the error is on the screen (${JSON.stringify(errorAt)})`);
+  await screen("phone-refused", student);
   await vietnamese(student, "problem-refused");
   await submit(env("GRUNDY_WRONG"));
   await student.waitForSelector("#verdict.v-wrong_answer", { timeout: 180_000 });
   await vietnamese(student, "submission-wrong");
+  await student.locator("#verdict").scrollIntoViewIfNeeded();
+  await screen("phone-submission", student);
 
   step("and a right one");
   await student.goto(assignmentUrl);
