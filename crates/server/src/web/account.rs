@@ -15,7 +15,6 @@ use grundy_store::User;
 use super::{
     Frame, PageError, SignedIn, Visitor, local_path, page_of_form, refusal, refused, words_for,
 };
-use crate::clock::when;
 use crate::domain::{Error, Registration, accounts};
 use crate::http::auth;
 use crate::http::client::Client;
@@ -232,9 +231,9 @@ pub(super) async fn register(
 pub(super) struct TokenLine {
     id: i64,
     label: String,
-    created: String,
-    expires: String,
-    last_used: Option<String>,
+    created: i64,
+    expires: i64,
+    last_used: Option<i64>,
 }
 
 /// The signed-in user's own account: their password and their API tokens.
@@ -263,9 +262,9 @@ async fn account_page_for(state: &AppState, user: User) -> Result<AccountPage, E
         .map(|t| TokenLine {
             id: t.id,
             label: t.label,
-            created: when(t.created_at),
-            expires: when(t.expires_at),
-            last_used: t.last_used_at.map(when),
+            created: t.created_at,
+            expires: t.expires_at,
+            last_used: t.last_used_at,
         })
         .collect();
     let preference = user
