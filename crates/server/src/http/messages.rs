@@ -54,8 +54,9 @@ pub fn judge_message(locale: Locale, message: &str) -> String {
 }
 
 /// A refusal in Vietnamese. The operations word their refusals in English; each is rendered
-/// here with its detail (the name, the number, the time), and only a refusal worded elsewhere
-/// (a package's or a game's own message) falls back to saying what kind of refusal it is.
+/// here with its detail (the name, the number, the time). A refusal worded elsewhere (a
+/// package's or a game's own message) says what kind of refusal it is and keeps its own words
+/// after it: a teacher fixing a package needs to know which field is wrong.
 fn vietnamese(error: &Error) -> String {
     match error {
         Error::TooLarge => "Dữ liệu gửi lên vượt quá giới hạn cho phép.".into(),
@@ -79,11 +80,11 @@ fn vietnamese(error: &Error) -> String {
         Error::Internal(_) => "Hệ thống gặp lỗi; hãy thử lại sau.".into(),
         Error::BadRequest(text) | Error::Invalid(text) | Error::Conflict(text) => refusal(text)
             .unwrap_or_else(|| match error {
-                Error::Conflict(_) => "Thao tác này xung đột với dữ liệu hiện có.".into(),
-                _ => "Yêu cầu không hợp lệ.".into(),
+                Error::Conflict(_) => format!("Thao tác này xung đột với dữ liệu hiện có: {text}"),
+                _ => format!("Yêu cầu không hợp lệ: {text}"),
             }),
         Error::Forbidden(text) => {
-            refusal(text).unwrap_or_else(|| "Em không có quyền làm việc này.".into())
+            refusal(text).unwrap_or_else(|| format!("Em không có quyền làm việc này: {text}"))
         }
     }
 }
@@ -404,13 +405,16 @@ mod tests {
         ] {
             let said = vi(Error::Conflict(format!("{what} already exists")));
             assert!(
-                !said.contains(what) && said != "Thao tác này xung đột với dữ liệu hiện có.",
+                !said.contains(what) && !said.starts_with("Thao tác này xung đột"),
                 "{what}: {said}"
             );
         }
+        // A package's own message: the kind of refusal, then its words.
         assert_eq!(
-            vi(Error::BadRequest("gibberish".into())),
-            "Yêu cầu không hợp lệ."
+            vi(Error::BadRequest(
+                "problem.toml: subtasks[0].points must be positive".into()
+            )),
+            "Yêu cầu không hợp lệ: problem.toml: subtasks[0].points must be positive"
         );
     }
 
