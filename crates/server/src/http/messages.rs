@@ -1,63 +1,67 @@
 //! A refusal in the reader's language: the API's `message`, a refused form's error, an error
-//! page. The operations word their refusals in English; the words a student or a teacher meets
-//! are rendered here for each other language.
+//! page. The operations word their refusals in English; each language's table (`web/ui`) names
+//! the functions that word them for its readers, and those of English and Vietnamese are here.
 
 use axum::http::StatusCode;
 
 use crate::domain::Error;
 use crate::locale::Locale;
+use crate::web::ui::Ui;
 
 /// `error` in words for a reader of `locale`.
 pub fn message(locale: Locale, error: &Error) -> String {
-    match locale {
-        Locale::En => error.to_string(),
-        Locale::Vi => vietnamese(error),
-    }
+    (Ui::of(locale).refusal)(error)
 }
 
 /// An error the router or a layer made, known only by its status and perhaps a line of text
 /// (axum's, in English, naming what it could not read).
 pub fn of_status(locale: Locale, status: StatusCode, text: &str) -> String {
-    match locale {
-        Locale::En if status.is_server_error() || text.is_empty() => {
-            status.canonical_reason().unwrap_or("error").to_lowercase()
-        }
-        Locale::En => text.to_owned(),
-        // The text is axum's wording of a parse failure; the status says enough to act on.
-        Locale::Vi => match status {
-            StatusCode::NOT_FOUND => "Không tìm thấy địa chỉ này.",
-            StatusCode::FORBIDDEN => {
-                "Yêu cầu gửi từ trang web khác bị từ chối (chống giả mạo yêu cầu)."
-            }
-            StatusCode::METHOD_NOT_ALLOWED => "Địa chỉ này không nhận kiểu yêu cầu này.",
-            StatusCode::REQUEST_TIMEOUT => "Yêu cầu mất quá nhiều thời gian; hãy thử lại.",
-            StatusCode::PAYLOAD_TOO_LARGE => "Dữ liệu gửi lên vượt quá giới hạn cho phép.",
-            StatusCode::UNSUPPORTED_MEDIA_TYPE => "Kiểu dữ liệu gửi lên không được hỗ trợ.",
-            StatusCode::UNPROCESSABLE_ENTITY => "Dữ liệu gửi lên không đúng dạng.",
-            s if s.is_server_error() => "Hệ thống gặp lỗi; hãy thử lại sau.",
-            _ => "Yêu cầu không đọc được: địa chỉ hoặc dữ liệu gửi lên không hợp lệ.",
-        }
-        .into(),
+    (Ui::of(locale).status_refusal)(status, text)
+}
+
+/// A refusal as the operations word it.
+pub(crate) fn english(error: &Error) -> String {
+    error.to_string()
+}
+
+pub(crate) fn english_status(status: StatusCode, text: &str) -> String {
+    if status.is_server_error() || text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        text.to_owned()
     }
+}
+
+/// The text is axum's wording of a parse failure; the status says enough to act on.
+pub(crate) fn vietnamese_status(status: StatusCode, _text: &str) -> String {
+    match status {
+        StatusCode::NOT_FOUND => "Không tìm thấy địa chỉ này.",
+        StatusCode::FORBIDDEN => {
+            "Yêu cầu gửi từ trang web khác bị từ chối (chống giả mạo yêu cầu)."
+        }
+        StatusCode::METHOD_NOT_ALLOWED => "Địa chỉ này không nhận kiểu yêu cầu này.",
+        StatusCode::REQUEST_TIMEOUT => "Yêu cầu mất quá nhiều thời gian; hãy thử lại.",
+        StatusCode::PAYLOAD_TOO_LARGE => "Dữ liệu gửi lên vượt quá giới hạn cho phép.",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "Kiểu dữ liệu gửi lên không được hỗ trợ.",
+        StatusCode::UNPROCESSABLE_ENTITY => "Dữ liệu gửi lên không đúng dạng.",
+        s if s.is_server_error() => "Hệ thống gặp lỗi; hãy thử lại sau.",
+        _ => "Yêu cầu không đọc được: địa chỉ hoặc dữ liệu gửi lên không hợp lệ.",
+    }
+    .into()
 }
 
 /// A message of the judge about a test (a checker's, a referee's) for a reader of `locale`. The
 /// judge words them in English; those whose wording is known come in the reader's language, the
 /// rest (a teacher's own checker, say) as they were written.
 pub fn judge_message(locale: Locale, message: &str) -> String {
-    match locale {
-        Locale::En => message.to_owned(),
-        Locale::Vi => {
-            grundy_problems::check::vietnamese(message).unwrap_or_else(|| message.to_owned())
-        }
-    }
+    (Ui::of(locale).judge_words)(message).unwrap_or_else(|| message.to_owned())
 }
 
 /// A refusal in Vietnamese. The operations word their refusals in English; each is rendered
 /// here with its detail (the name, the number, the time). A refusal worded elsewhere (a
 /// package's or a game's own message) says what kind of refusal it is and keeps its own words
 /// after it: a teacher fixing a package needs to know which field is wrong.
-fn vietnamese(error: &Error) -> String {
+pub(crate) fn vietnamese(error: &Error) -> String {
     match error {
         Error::TooLarge => "Dữ liệu gửi lên vượt quá giới hạn cho phép.".into(),
         Error::Unauthorized => {

@@ -298,6 +298,9 @@ pub(super) static ENGLISH: Ui = Ui {
         };
         format!("{counted}; {shown}.")
     },
+    refusal: crate::http::messages::english,
+    status_refusal: crate::http::messages::english_status,
+    judge_words: |_| None,
     // Students' pages (issue 18: phones, keeping the student's work, names people read).
     your_attempts: "Your attempts",
     no_attempts_yet: "You have not submitted this problem yet.",

@@ -1,7 +1,9 @@
 //! The pages' words, and the API's error messages. Templates read every label from a `Ui`, one
 //! table per language (`en.rs`, `vi.rs`): another language is one more table, a `Locale` and a
 //! line in [`Ui::of`]. A table is a struct literal, so the compiler finds a missing label; words
-//! that depend on a number are functions in the table, since languages inflect differently.
+//! that depend on a number are functions in the table, since languages inflect differently, and
+//! so are the wordings of refusals and of the judge's messages (nothing else matches on a
+//! language).
 //! Statements carry their own languages (`?lang=`).
 
 mod en;
@@ -259,6 +261,12 @@ pub struct Ui {
     pub late_rule: fn(Option<(i64, f64)>) -> String,
     /// How an assignment counts and what its students see after judging, as a sentence.
     pub assignment_rules: fn(Scoring, Feedback) -> String,
+    /// A refusal of the operations (worded in English) for this table's readers.
+    pub refusal: fn(&Error) -> String,
+    /// A refusal the router or a layer made: its status and axum's English text.
+    pub status_refusal: fn(axum::http::StatusCode, &str) -> String,
+    /// A message of the judge about a test, when its wording is known in this language.
+    pub judge_words: fn(&str) -> Option<String>,
     // Students' pages (issue 18: phones, keeping the student's work, names people read).
     pub your_attempts: &'static str,
     pub no_attempts_yet: &'static str,

@@ -304,6 +304,9 @@ pub(super) static VIETNAMESE: Ui = Ui {
         };
         format!("{counted}; {shown}.")
     },
+    refusal: crate::http::messages::vietnamese,
+    status_refusal: crate::http::messages::vietnamese_status,
+    judge_words: grundy_problems::check::vietnamese,
     // Students' pages (issue 18: phones, keeping the student's work, names people read).
     your_attempts: "Các lần nộp bài này của em",
     no_attempts_yet: "Em chưa nộp bài này lần nào.",
