@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
+#[macro_use]
 mod common;
 
 use common::{Postgres, Server, zip_of};
@@ -338,42 +339,6 @@ async fn each_owners_problems_keep_to_a_quota(store: Store) {
     let (status, doc) = service.upload(&zed, package("second", &big)).await;
     assert_eq!(status, 201, "{doc}");
     service.server.stop().await;
-}
-
-/// Runs `story` on SQLite and, where a server answers, on PostgreSQL.
-macro_rules! on_both {
-    ($($story:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $story() {
-                    let dir = tempfile::tempdir().unwrap();
-                    let store = grundy_store::Store::open_sqlite(&dir.path().join("grundy.db"))
-                        .await
-                        .unwrap();
-                    tokio::time::timeout(super::LIMIT, super::$story(store))
-                        .await
-                        .unwrap();
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $story() {
-                    let Some((store, database)) =
-                        super::Postgres::create(stringify!($story)).await
-                    else {
-                        return;
-                    };
-                    tokio::time::timeout(super::LIMIT, super::$story(store))
-                        .await
-                        .unwrap();
-                    database.drop_database().await;
-                }
-            )*
-        }
-    };
 }
 
 const LIMIT: Duration = Duration::from_secs(120);

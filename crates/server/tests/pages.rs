@@ -14,7 +14,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{Server, zip_of};
+use common::{Server, textarea, unescape, zip_of};
 use grundy_server::domain::accounts;
 use grundy_server::{Registration, RequestLimits, SESSION_COOKIE};
 use grundy_store::{
@@ -582,35 +582,6 @@ fn program(language: &str, source: &str) -> Form {
     Form::new()
         .text("language", language.to_owned())
         .text("source", source.to_owned())
-}
-
-/// What the textarea named `name` holds, as written in the HTML.
-fn textarea<'a>(html: &'a str, name: &str) -> &'a str {
-    let start = html
-        .find(&format!(r#"name="{name}""#))
-        .unwrap_or_else(|| panic!("a textarea {name}: {html}"));
-    let rest = &html[start..];
-    let open = rest.find('>').unwrap() + 1;
-    &rest[open..rest.find("</textarea>").unwrap()]
-}
-
-/// The few character references an escaped source can hold, in either spelling.
-fn unescape(text: &str) -> String {
-    [
-        ("&lt;", "<"),
-        ("&#60;", "<"),
-        ("&gt;", ">"),
-        ("&#62;", ">"),
-        ("&quot;", "\""),
-        ("&#34;", "\""),
-        ("&#39;", "'"),
-        ("&amp;", "&"),
-        ("&#38;", "&"),
-    ]
-    .iter()
-    .fold(text.to_owned(), |text, (entity, plain)| {
-        text.replace(entity, plain)
-    })
 }
 
 /// A course taught by `teacher` with `student` in it and an assignment of Stones: the teacher

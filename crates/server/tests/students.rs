@@ -10,9 +10,10 @@
 
 use std::time::Duration;
 
+#[macro_use]
 mod common;
 
-use common::{Postgres, Server};
+use common::{Postgres, Server, textarea, unescape};
 use grundy_judge::Verdict;
 use grundy_judge::naming::TestName;
 use grundy_server::domain::accounts;
@@ -122,34 +123,6 @@ impl Server {
             .header(ORIGIN, &self.url)
             .header("sec-fetch-site", "same-origin")
     }
-}
-
-/// What the textarea named `name` holds, as written in the HTML.
-fn textarea<'a>(html: &'a str, name: &str) -> &'a str {
-    let start = html
-        .find(&format!(r#"name="{name}""#))
-        .unwrap_or_else(|| panic!("a textarea {name}: {html}"));
-    let rest = &html[start..];
-    let open = rest.find('>').unwrap() + 1;
-    &rest[open..rest.find("</textarea>").unwrap()]
-}
-
-fn unescape(text: &str) -> String {
-    [
-        ("&lt;", "<"),
-        ("&#60;", "<"),
-        ("&gt;", ">"),
-        ("&#62;", ">"),
-        ("&quot;", "\""),
-        ("&#34;", "\""),
-        ("&#39;", "'"),
-        ("&amp;", "&"),
-        ("&#38;", "&"),
-    ]
-    .iter()
-    .fold(text.to_owned(), |text, (entity, plain)| {
-        text.replace(entity, plain)
-    })
 }
 
 /// The `answer:<instance>` field names of an answer form.
@@ -466,42 +439,6 @@ async fn answers_stay_in_their_boxes(store: Store) {
     assert_eq!(refused.status, 409, "{}", refused.html);
     assert!(refused.at(r#"id="answers""#) < refused.at(r#"id="answers-error""#));
     server.stop().await;
-}
-
-/// Runs `story` on SQLite and, where a server answers, on PostgreSQL.
-macro_rules! on_both {
-    ($($story:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $story() {
-                    let dir = tempfile::tempdir().unwrap();
-                    let store = grundy_store::Store::open_sqlite(&dir.path().join("grundy.db"))
-                        .await
-                        .unwrap();
-                    tokio::time::timeout(super::LIMIT, super::$story(store))
-                        .await
-                        .unwrap();
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $story() {
-                    let Some((store, database)) =
-                        super::Postgres::create(stringify!($story)).await
-                    else {
-                        return;
-                    };
-                    tokio::time::timeout(super::LIMIT, super::$story(store))
-                        .await
-                        .unwrap();
-                    database.drop_database().await;
-                }
-            )*
-        }
-    };
 }
 
 const LIMIT: Duration = Duration::from_secs(120);

@@ -190,3 +190,72 @@ impl Postgres {
         admin.close().await;
     }
 }
+
+/// What the textarea named `name` holds, as written in the HTML.
+#[allow(dead_code)] // the page tests'
+pub fn textarea<'a>(html: &'a str, name: &str) -> &'a str {
+    let start = html
+        .find(&format!(r#"name="{name}""#))
+        .unwrap_or_else(|| panic!("a textarea {name}: {html}"));
+    let rest = &html[start..];
+    let open = rest.find('>').unwrap() + 1;
+    &rest[open..rest.find("</textarea>").unwrap()]
+}
+
+/// The few character references an escaped source can hold, in either spelling.
+#[allow(dead_code)]
+pub fn unescape(text: &str) -> String {
+    [
+        ("&lt;", "<"),
+        ("&#60;", "<"),
+        ("&gt;", ">"),
+        ("&#62;", ">"),
+        ("&quot;", "\""),
+        ("&#34;", "\""),
+        ("&#39;", "'"),
+        ("&amp;", "&"),
+        ("&#38;", "&"),
+    ]
+    .iter()
+    .fold(text.to_owned(), |text, (entity, plain)| {
+        text.replace(entity, plain)
+    })
+}
+
+/// Runs `story` on SQLite and, where a server answers, on PostgreSQL. The invoking test file
+/// provides `LIMIT` and imports `Postgres`.
+#[allow(unused_macros)] // the tests that take a store
+macro_rules! on_both {
+    ($($story:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    let dir = tempfile::tempdir().unwrap();
+                    let store = grundy_store::Store::open_sqlite(&dir.path().join("grundy.db"))
+                        .await
+                        .unwrap();
+                    tokio::time::timeout(super::LIMIT, super::$story(store))
+                        .await
+                        .unwrap();
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    let Some((store, database)) =
+                        super::Postgres::create(stringify!($story)).await
+                    else {
+                        return;
+                    };
+                    tokio::time::timeout(super::LIMIT, super::$story(store))
+                        .await
+                        .unwrap();
+                    database.drop_database().await;
+                }
+            )*
+        }
+    };
+}
