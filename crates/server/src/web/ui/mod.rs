@@ -370,12 +370,12 @@ impl Ui {
 
     /// A refusal in the table's language.
     pub fn error(&self, error: &Error) -> String {
-        crate::http::messages::message(Locale::parse(self.code).unwrap_or_default(), error)
+        (self.refusal)(error)
     }
 
     /// A message of the judge about a test, in the table's language where its wording is known.
     pub fn judge_message(&self, message: &str) -> String {
-        crate::http::messages::judge_message(Locale::parse(self.code).unwrap_or_default(), message)
+        (self.judge_words)(message).unwrap_or_else(|| message.to_owned())
     }
 
     /// A problem's difficulty by its code (`easy`, `medium`, `hard`).
