@@ -455,7 +455,8 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
         let doc = json!({
             "isolation": isolation,
             "shortcomings": problems,
-            "self_test": self_test.as_ref().map_err(|e| format!("{e:#}")),
+            "self_test": self_test.as_ref().map(|(report, _)| report).map_err(|e| format!("{e:#}")),
+            "fast_migrations": self_test.as_ref().is_ok_and(|(_, fast)| *fast),
             "languages": languages.available().iter().map(|l| json!({"id": l.id(), "name": l.spec.name, "aliases": l.spec.aliases, "version": l.version()})).collect::<Vec<_>>(),
             "default_cpp": languages.default_cpp().map(|cpp| json!({"id": cpp.id, "name": cpp.name})),
             "unavailable": languages.unavailable().iter().map(|u| json!({"id": u.id, "reason": u.reason})).collect::<Vec<_>>(),
@@ -480,7 +481,17 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
             None => println!("landlock:    not available (optional)"),
         }
         match &self_test {
-            Ok(report) => println!("self-test:   isolated run ok ({} ms wall)", report.wall_ms),
+            Ok((report, fast)) => {
+                println!("self-test:   isolated run ok ({} ms wall)", report.wall_ms);
+                if *fast {
+                    println!("migrations:  quick (cgroup favordynmods)");
+                } else {
+                    println!(
+                        "migrations:  each run waits for an RCU grace period (no favordynmods: \
+                         Linux 6.2+)"
+                    );
+                }
+            }
             Err(e) => println!("self-test:   FAILED — {e:#}"),
         }
         // Which standard `--lang cpp` compiles with, the first thing a teacher asks.
@@ -521,7 +532,8 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
 }
 
 /// One real run of `/bin/true` through a fully isolating supervisor.
-fn self_test(sandbox: &SandboxArgs) -> Result<RunReport> {
+/// An isolated run of `/bin/true`, and whether its supervisor got quick cgroup migrations.
+fn self_test(sandbox: &SandboxArgs) -> Result<(RunReport, bool)> {
     let mut sandbox = sandbox.start()?;
     let report = sandbox.run(&grundy_sandbox::RunSpec {
         argv: vec!["/bin/true".into()],
@@ -542,5 +554,5 @@ fn self_test(sandbox: &SandboxArgs) -> Result<RunReport> {
             report.detail.as_deref().unwrap_or("")
         );
     }
-    Ok(report)
+    Ok((report, sandbox.has_fast_migrations()))
 }

@@ -413,6 +413,10 @@ fn doctor_reports_isolation_and_languages() {
     if common::nix_is_root() {
         assert!(doc["self_test"]["Ok"].is_object(), "{doc}");
         assert!(out.status.success(), "{doc}");
+        // Where the kernel offers it, every supervisor asks for quick migrations.
+        let offered = std::fs::read_to_string("/sys/kernel/cgroup/features")
+            .is_ok_and(|f| f.lines().any(|l| l == "favordynmods"));
+        assert_eq!(doc["fast_migrations"], offered, "{doc}");
     } else {
         assert!(!out.status.success(), "doctor must not pretend: {doc}");
     }

@@ -37,6 +37,7 @@ pub struct Sandbox {
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     weak: bool,
+    fast_migrations: bool,
 }
 
 impl Sandbox {
@@ -64,10 +65,15 @@ impl Sandbox {
             stdin,
             stdout,
             weak: false,
+            fast_migrations: false,
         };
         match serde_json::from_str::<Hello>(&sandbox.read_line()?) {
-            Ok(Hello::Ready { weak }) => {
+            Ok(Hello::Ready {
+                weak,
+                fast_migrations,
+            }) => {
                 sandbox.weak = weak;
+                sandbox.fast_migrations = fast_migrations;
                 Ok(sandbox)
             }
             Ok(Hello::Refused(reason)) => Err(SandboxError::Refused(reason)),
@@ -85,6 +91,12 @@ impl Sandbox {
     /// True when the supervisor runs without namespaces and cgroups (explicitly allowed).
     pub fn is_weak(&self) -> bool {
         self.weak
+    }
+
+    /// True when the kernel moves each run into its cgroups without waiting for an RCU grace
+    /// period (`favordynmods`); false on kernels before 6.2 and under weak isolation.
+    pub fn has_fast_migrations(&self) -> bool {
+        self.fast_migrations
     }
 
     pub fn run(&mut self, spec: &RunSpec) -> Result<RunReport, SandboxError> {

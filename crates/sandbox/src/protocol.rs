@@ -223,6 +223,10 @@ impl RunReport {
 /// First line the supervisor writes: what isolation it has, or why it has none.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Hello {
-    Ready { weak: bool },
+    Ready {
+        weak: bool,
+        /// Whether moving a run into its cgroups is quick (see `cgroup::favor_migrations`).
+        fast_migrations: bool,
+    },
     Refused(String),
 }

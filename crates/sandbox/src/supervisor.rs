@@ -64,6 +64,7 @@ pub fn main(options: Options) -> i32 {
     };
     let hello = Hello::Ready {
         weak: supervisor.group.is_none(),
+        fast_migrations: supervisor.fast_migrations,
     };
     if writeln!(
         stdout,
@@ -98,6 +99,8 @@ struct Supervisor {
     /// None under weak isolation.
     group: Option<Group>,
     work: PathBuf,
+    /// Whether the kernel was asked, and agreed, to move runs into cgroups without waiting.
+    fast_migrations: bool,
     program_filters: Filters,
     toolchain_filters: Filters,
     /// Host paths bound into the template root so far.
@@ -146,6 +149,9 @@ impl Supervisor {
             )
             .map_err(|e| format!("work tmpfs: {e}"))?;
         }
+        // Not having it costs time, not isolation: the supervisor goes on without.
+        let fast_migrations =
+            group.is_some() && cgroup::favor_migrations(&work.join("cgroup-favor")).is_ok();
         let (binds, symlinks) = system_layout();
         if group.is_some() {
             child::build_template(&work.join("root"), &binds, &symlinks)?;
@@ -153,6 +159,7 @@ impl Supervisor {
         Ok(Supervisor {
             group,
             work,
+            fast_migrations,
             program_filters: Filters::for_kind(RunKind::Program),
             toolchain_filters: Filters::for_kind(RunKind::Toolchain),
             binds,

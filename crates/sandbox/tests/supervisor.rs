@@ -72,6 +72,9 @@ fn statuses_limits_and_figures() {
     }
     let mut sandbox = Sandbox::start(&supervisor()).unwrap();
     assert!(!sandbox.is_weak());
+    let offered = std::fs::read_to_string("/sys/kernel/cgroup/features")
+        .is_ok_and(|f| f.lines().any(|l| l == "favordynmods"));
+    assert_eq!(sandbox.has_fast_migrations(), offered);
 
     let exit = sandbox
         .run(&shell("echo out; echo err >&2; exit 5"))
