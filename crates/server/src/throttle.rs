@@ -92,8 +92,10 @@ enum Key {
 }
 
 impl Key {
+    /// By the account the name signs in to: "Ana" and "ana" share one record, or every
+    /// spelling of a name would get attempts of its own.
     fn name(name: &str) -> Key {
-        Key::Name(Sha256::digest(name.as_bytes()).into())
+        Key::Name(Sha256::digest(grundy_store::name_key(name).as_bytes()).into())
     }
 
     /// IPv4 as it is (also when mapped into IPv6), IPv6 by its /64.
@@ -495,6 +497,16 @@ mod tests {
         fail(throttle, name, None).unwrap();
         fail(throttle, name, None).unwrap();
         assert!(fail(throttle, name, None).is_err());
+    }
+
+    #[test]
+    fn every_spelling_of_a_name_shares_its_record() {
+        let (throttle, _) = on_clock(limits(1, 1_000_000));
+        lock(&throttle, "đức");
+        // Upper case, and "ứ" as "u" with a horn and an acute, as some keyboards send it.
+        for spelling in ["ĐỨC", "\u{111}u\u{31b}\u{301}c"] {
+            assert!(fail(&throttle, spelling, None).is_err(), "{spelling:?}");
+        }
     }
 
     #[test]

@@ -442,6 +442,37 @@ async fn names_regardless_of_case(site: &Site) {
         .await;
     assert_eq!((login.status, login.location.as_str()), (303, "/courses"));
 
+    // Some Vietnamese keyboards send "ứ" as "u", a horn and an acute. Such a name registers
+    // (the marks alone are no letters), is kept composed, and is one name with its composed
+    // twin: for registering, for logging in and for the attempts a login is allowed.
+    let decomposed = "\u{110}u\u{31b}\u{301}c";
+    let registered = site
+        .post(
+            "/register",
+            None,
+            &[("name", decomposed), ("password", "a-long-password")],
+        )
+        .await;
+    assert_eq!(registered.status, 303, "{}", registered.html);
+    let duc = site.store().user_by_name("đức").await.unwrap();
+    assert_eq!(duc.map(|u| u.name).as_deref(), Some("Đức"));
+    let twin = site
+        .post(
+            "/register",
+            None,
+            &[("name", "ĐỨC"), ("password", "a-long-password")],
+        )
+        .await;
+    assert_eq!(twin.status, 409, "{}", twin.html);
+    let login = site
+        .post(
+            "/login",
+            None,
+            &[("name", "Đức"), ("password", "a-long-password")],
+        )
+        .await;
+    assert_eq!(login.status, 303, "{}", login.html);
+
     // The imported student signs in with the handed-out password, finds their account page
     // from the header of the page they land on, and changes the password there.
     let password = imported

@@ -1,11 +1,24 @@
 //! Users, their API tokens and their browser sessions: who is asking.
 
+use unicode_normalization::UnicodeNormalization;
+
 use crate::{Result, Role, Session, Store, Token, User, conflict, rows};
 
-/// What a user name is unique by: the name in lower case ("Sam" and "sam" are one name). The
-/// name itself is kept as typed.
+/// What a user name is unique by: the name in lower case and in Unicode's composed form ("Sam"
+/// and "sam" are one name, and so are "Đức" typed with a precomposed "ứ" and with "u", a horn and
+/// an acute; Vietnamese keyboards give either). The name itself is kept as typed.
 pub fn name_key(name: &str) -> String {
-    name.to_lowercase()
+    // Lower-casing can leave a composable pair, so the composition comes last as well.
+    name.nfc()
+        .collect::<String>()
+        .to_lowercase()
+        .nfc()
+        .collect()
+}
+
+/// A name as it is stored: as typed, but composed, so that it reads and sorts like its twins.
+pub fn composed_name(name: &str) -> String {
+    name.nfc().collect()
 }
 
 impl Store {
@@ -19,7 +32,7 @@ impl Store {
         const SQL: &str = "INSERT INTO users (name, name_key, role, password_hash, created_at) \
                            VALUES ($1, $2, $3, $4, $5) RETURNING id, name, role, password_hash, created_at, locale, time_zone";
         let row: rows::UserRow = on_both!(self, pool => sqlx::query_as(SQL)
-            .bind(name)
+            .bind(composed_name(name))
             .bind(name_key(name))
             .bind(role.as_str())
             .bind(password_hash)
@@ -293,12 +306,18 @@ mod tests {
         assert_eq!(id_of("SAM").await, Some(1));
         assert_eq!(id_of("ĐỨC").await, Some(3));
         assert_eq!(id_of("sam~2").await, Some(2));
+        // "ứ" as "u", a horn and an acute.
+        assert_eq!(id_of("\u{111}u\u{31b}\u{301}c").await, Some(3));
         assert!(matches!(
             store.create_user("Ann", Role::Student, None, 7).await,
             Err(StoreError::Conflict(_))
         ));
         let made = store.create_user("Bình", Role::Student, None, 8).await;
         assert_eq!(made.unwrap().name, "Bình", "a name is kept as typed");
+        let decomposed = store
+            .create_user("Thu\u{309}y", Role::Student, None, 9)
+            .await;
+        assert_eq!(decomposed.unwrap().name, "Thủy", "… but composed");
     }
 
     #[tokio::test]

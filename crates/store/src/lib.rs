@@ -71,7 +71,7 @@ mod queue;
 mod results;
 mod submissions;
 
-pub use accounts::name_key;
+pub use accounts::{composed_name, name_key};
 pub use courses::{
     Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Member, MemberRole,
     Scoring,

@@ -324,6 +324,8 @@ pub(crate) async fn add_user(
     role: Role,
     password: Option<String>,
 ) -> Result<User> {
+    // Decomposed accents are marks, not letters: judged, and kept, composed.
+    let name = &grundy_store::composed_name(name);
     if !valid_user_name(name) {
         return Err(Error::BadRequest(
             "a user name has 1 to 64 letters, digits, '.', '-' or '_'".into(),
