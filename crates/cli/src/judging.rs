@@ -531,8 +531,8 @@ pub fn doctor(sandbox: &SandboxArgs, args: DoctorArgs) -> Result<ExitCode> {
     })
 }
 
-/// One real run of `/bin/true` through a fully isolating supervisor.
-/// An isolated run of `/bin/true`, and whether its supervisor got quick cgroup migrations.
+/// One real run of `/bin/true` through a fully isolating supervisor, and whether that
+/// supervisor got quick cgroup migrations.
 fn self_test(sandbox: &SandboxArgs) -> Result<(RunReport, bool)> {
     let mut sandbox = sandbox.start()?;
     let report = sandbox.run(&grundy_sandbox::RunSpec {

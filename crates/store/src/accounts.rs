@@ -6,7 +6,8 @@ use crate::{Result, Role, Session, Store, Token, User, conflict, rows};
 
 /// What a user name is unique by: the name in lower case and in Unicode's composed form ("Sam"
 /// and "sam" are one name, and so are "Đức" typed with a precomposed "ứ" and with "u", a horn and
-/// an acute; Vietnamese keyboards give either). The name itself is kept as typed.
+/// an acute; Vietnamese keyboards give either). The name itself is kept as typed, composed
+/// ([`composed_name`]).
 pub fn name_key(name: &str) -> String {
     // Lower-casing can leave a composable pair, so the composition comes last as well.
     name.nfc()
