@@ -131,6 +131,14 @@ impl Site {
         (status.as_u16(), body)
     }
 
+    async fn api_delete(&self, path: &str, who: &Account) -> u16 {
+        let (status, _) = self
+            .server
+            .call(Method::DELETE, path, &who.token, None)
+            .await;
+        status.as_u16()
+    }
+
     /// A course `teacher` creates, with `students` enrolled; its id.
     async fn course(&self, teacher: &Account, title: &str, students: &[&Account]) -> i64 {
         let made = self
@@ -575,6 +583,11 @@ async fn edit_and_delete(site: &Site) {
         assert_eq!(deleted.status, status);
         let confirm = site.get(&format!("/assignments/{id}/delete"), who).await;
         assert_eq!(confirm.status, status);
+        assert_eq!(
+            site.api_delete(&format!("/api/v1/assignments/{id}"), who)
+                .await,
+            status
+        );
     }
     let unchanged = site.store().assignment(id).await.unwrap().unwrap();
     assert_eq!(unchanged.spec.title, "Week 1");
@@ -597,6 +610,8 @@ async fn edit_and_delete(site: &Site) {
         .await;
     assert_eq!(refused.status, 409);
     assert!(refused.html.contains("can be edited but not deleted"));
+    let path = format!("/api/v1/assignments/{id}");
+    assert_eq!(site.api_delete(&path, &teacher).await, 409);
     assert!(site.store().assignment(id).await.unwrap().is_some());
 
     // Without submissions: a confirmation page, then gone.
@@ -619,6 +634,13 @@ async fn edit_and_delete(site: &Site) {
         (303, format!("/courses/{course}"))
     );
     assert!(site.store().assignment(fresh).await.unwrap().is_none());
+
+    // Scripts delete through the API.
+    let scripted = site.assignment(&teacher, course, &[]).await;
+    let path = format!("/api/v1/assignments/{scripted}");
+    assert_eq!(site.api_delete(&path, &teacher).await, 204);
+    assert_eq!(site.api(&path, &teacher).await.0, 404);
+    assert!(site.store().assignment(scripted).await.unwrap().is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

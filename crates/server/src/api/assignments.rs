@@ -216,6 +216,22 @@ pub(super) async fn update_assignment(
     Ok(Json(updated.into()))
 }
 
+/// Deletes an assignment nobody has submitted to, with its problem list, extensions and
+/// personal instances; one with submissions is edited instead (409).
+#[utoipa::path(delete, path = "/api/v1/assignments/{id}", tag = "courses",
+    params(("id" = i64, Path)),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 204, description = "deleted"), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub(super) async fn delete_assignment(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    assignments::delete(&state.domain, &user, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 #[utoipa::path(get, path = "/api/v1/assignments/{id}", tag = "courses",
     params(("id" = i64, Path)),
     security(("bearer" = []), ("session" = [])),

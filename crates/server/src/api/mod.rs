@@ -107,7 +107,8 @@ fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
         .routes(routes!(assignments::create_assignment))
         .routes(routes!(
             assignments::assignment,
-            assignments::update_assignment
+            assignments::update_assignment,
+            assignments::delete_assignment
         ))
         .routes(routes!(assignments::set_extension))
         .routes(routes!(assignments::gradebook))
