@@ -368,6 +368,13 @@ pub enum AdminCommand {
         #[arg(long, env = "GRUNDY_PASSWORD_STDIN")]
         password_stdin: bool,
     },
+    /// List the course memberships that a teacher made without asking their member (before
+    /// invitations existed), for review: remove one on the course's page or with
+    /// `DELETE /api/v1/courses/{id}/members/{user}`.
+    Memberships {
+        #[command(flatten)]
+        data: DataArgs,
+    },
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -378,13 +385,59 @@ pub enum RoleArg {
 }
 
 pub fn admin(command: AdminCommand) -> Result<ExitCode> {
-    let AdminCommand::CreateUser {
-        name,
-        role,
-        data,
-        print_token,
-        password_stdin,
-    } = command;
+    match command {
+        AdminCommand::CreateUser {
+            name,
+            role,
+            data,
+            print_token,
+            password_stdin,
+        } => create_user(name, role, data, print_token, password_stdin),
+        AdminCommand::Memberships { data } => memberships_to_review(data),
+    }
+}
+
+/// A table of the memberships made by a course; a line saying so when there is none.
+fn memberships_to_review(data: DataArgs) -> Result<ExitCode> {
+    runtime()?.block_on(async {
+        let store = data.open().await?;
+        let found = store.memberships_made_by_courses().await?;
+        store.close().await;
+        if found.is_empty() {
+            println!("no memberships to review: every member joined by their own act");
+            return Ok(ExitCode::SUCCESS);
+        }
+        let utc = grundy_server::zone::Zone::utc();
+        let mut table = comfy_table::Table::new();
+        table
+            .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
+            .set_header(["course", "title", "user", "name", "role", "joined (UTC)"]);
+        for m in &found {
+            table.add_row([
+                m.course_id.to_string(),
+                m.course_title.clone(),
+                m.user_id.to_string(),
+                m.name.clone(),
+                m.role.as_str().to_owned(),
+                utc.local_input(m.joined_at).replace('T', " "),
+            ]);
+        }
+        println!("{table}");
+        println!(
+            "{} memberships made by a course's teacher without their member's act",
+            found.len()
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn create_user(
+    name: String,
+    role: RoleArg,
+    data: DataArgs,
+    print_token: bool,
+    password_stdin: bool,
+) -> Result<ExitCode> {
     let role = match role {
         RoleArg::Admin => Role::Admin,
         RoleArg::Teacher => Role::Teacher,

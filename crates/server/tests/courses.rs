@@ -244,10 +244,48 @@ async fn the_whole_course(store: Store) {
             json!({ "names": ["tess", "bob"], "role": "teacher" }),
         )
         .await;
-    assert_eq!(report["added"], json!(["tess"]));
+    assert_eq!(report["added"], json!([]));
+    assert_eq!(report["invited"], json!(["tess"]), "a co-teacher is asked");
     assert_eq!(
         report["refused"][0]["name"], "bob",
         "a student's account cannot teach"
+    );
+    let course_path = format!("/api/v1/courses/{course_id}");
+    assert_eq!(
+        class.get(&course_path, &tess_token).await.0,
+        404,
+        "not in the course before accepting"
+    );
+    let (status, invitations) = class.get("/api/v1/invitations", &tess_token).await;
+    assert_eq!(status, 200, "{invitations}");
+    let invitation = &invitations["invitations"][0];
+    assert_eq!(
+        (
+            &invitation["course_title"],
+            &invitation["role"],
+            &invitation["invited_by"],
+            &invitation["teachers"]
+        ),
+        (
+            &json!("Games 101"),
+            &json!("teacher"),
+            &json!("tom"),
+            &json!(["tom"])
+        )
+    );
+    assert!(
+        invitation["shares"]
+            .as_str()
+            .unwrap()
+            .contains("draft problems"),
+        "{invitation}"
+    );
+    let accept = format!("/api/v1/invitations/{}/accept", invitation["id"]);
+    let (status, joined) = class.post(&accept, &tess_token, json!({})).await;
+    assert_eq!(
+        (status, joined["role"].as_str()),
+        (StatusCode::OK, Some("teacher")),
+        "{joined}"
     );
     assert_eq!(
         class

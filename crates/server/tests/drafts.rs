@@ -163,11 +163,16 @@ async fn drafts_are_seen_by_their_owners_co_teachers_and_opened_assignments(stor
             json!({ "names": ["tess"], "role": "teacher" }),
         )
         .await;
-    assert_eq!((status.as_u16(), &report["added"]), (200, &json!(["tess"])));
+    assert_eq!(
+        (status.as_u16(), &report["invited"]),
+        (200, &json!(["tess"]))
+    );
     let (status, _) = service
         .post(&members, &tom, json!({ "names": ["ann"] }))
         .await;
     assert_eq!(status, 200);
+    assert_eq!(service.server.accept_invitations(&tess).await, 1);
+    assert_eq!(service.server.accept_invitations(&ann).await, 1);
 
     // An upload and a variant are drafts.
     let (status, doc) = service.upload(&tom, package("pebbles", "4\n")).await;

@@ -199,6 +199,7 @@ async fn feedback(store: Store) {
     let course = course["id"].as_i64().unwrap();
     let members = format!("/api/v1/courses/{course}/members");
     post(&server, &members, &tom, json!({ "names": ["sue"] })).await;
+    assert_eq!(server.accept_invitations(&sue.token).await, 1);
     let assignment = json!({
         "title": "Week 1", "opens_at": T0, "due_at": T0 + 7 * DAY, "closes_at": T0 + 8 * DAY,
         "feedback": "inputs", "problems": ["stones", "pebbles", "dag-game"],
@@ -429,7 +430,8 @@ async fn feedback(store: Store) {
         data(test(&roots, "secret", 1)),
         (Some(SECRET_INPUT), Some(SECRET_ANSWER), None, false)
     );
-    // Once Bob co-teaches the course, showing it is his course's choice too.
+    // Invited to co-teach, Bob shows nothing until he accepts; then showing it is his
+    // course's choice too.
     post(
         &server,
         &members,
@@ -437,6 +439,9 @@ async fn feedback(store: Store) {
         json!({ "names": ["bob"], "role": "teacher" }),
     )
     .await;
+    let hidden = detail(&server, in_pebbles, &sue).await;
+    assert_eq!(data(test(&hidden, "secret", 1)).0, None);
+    assert_eq!(server.accept_invitations(&bob.token).await, 1);
     let shown = detail(&server, in_pebbles, &sue).await;
     assert_eq!(
         data(test(&shown, "secret", 1)),

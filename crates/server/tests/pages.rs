@@ -593,7 +593,13 @@ async fn teaches(server: &Server, teacher: &Account, student: &Account) -> i64 {
         .await
         .unwrap();
     store
-        .add_member(course.id, student.id, grundy_store::MemberRole::Student, 1)
+        .add_member(
+            course.id,
+            student.id,
+            grundy_store::MemberRole::Student,
+            grundy_store::MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
     let spec = grundy_store::AssignmentSpec {
@@ -898,7 +904,7 @@ async fn teachers_filter_submissions_by_verdict() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn teachers_add_students_and_only_admins_change_roles() {
+async fn admins_make_accounts_and_roles_and_teachers_list_their_courses_people() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path(), Registration::Closed).await;
     let ana = server.user("ana", Role::Student).await;
@@ -913,15 +919,20 @@ async fn teachers_add_students_and_only_admins_change_roles() {
         ]))
     };
 
+    // A teacher's list is no directory of the school: Ana is in no course of Tom's.
     let users = page(server.get("/teach/users", tom.cookie())).await;
     assert_html(&users, 200);
+    assert!(!users.html.contains(r#"data-user="ana""#), "{}", users.html);
+    assert!(users.html.contains(r#"id="users-hint""#), "{}", users.html);
+    let users = page(server.get("/teach/users", root.cookie())).await;
     assert!(users.html.contains(r#"data-user="ana""#), "{}", users.html);
 
-    let created = create(&tom, "sam", "student").await;
+    // Accounts are made by admins, or by a course's import: a teacher's own would be nobody's.
+    let created = create(&root, "sam", "student").await;
     assert_eq!(created.status, 303, "{}", created.html);
     assert!(created.location.starts_with("/teach/users"), "{created:?}");
     assert_eq!(server.role_of("sam").await, Some(Role::Student));
-    for (name, role) in [("boss", "admin"), ("tess", "teacher")] {
+    for (name, role) in [("boss", "admin"), ("tess", "teacher"), ("sly", "student")] {
         assert_html(&create(&tom, name, role).await, 403);
         assert_eq!(server.role_of(name).await, None, "{role}");
     }

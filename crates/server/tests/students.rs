@@ -149,7 +149,13 @@ async fn teaches(server: &Server, teacher: &Account, student: &Account) -> (i64,
         .await
         .unwrap();
     store
-        .add_member(course.id, student.id, MemberRole::Student, 1)
+        .add_member(
+            course.id,
+            student.id,
+            MemberRole::Student,
+            grundy_store::MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
     let spec = AssignmentSpec {

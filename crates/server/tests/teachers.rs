@@ -148,7 +148,13 @@ impl Site {
         let id: i64 = made.location["/courses/".len()..].parse().unwrap();
         for student in students {
             self.store()
-                .add_member(id, student.id, grundy_store::MemberRole::Student, 0)
+                .add_member(
+                    id,
+                    student.id,
+                    grundy_store::MemberRole::Student,
+                    grundy_store::MemberOrigin::JoinCode,
+                    0,
+                )
                 .await
                 .unwrap();
         }
@@ -418,13 +424,18 @@ async fn names_regardless_of_case(site: &Site) {
         )
         .await;
     assert_eq!(imported.status, 200);
-    // "Sam" is sam: no second account; only the new name gets one.
+    // "Sam" is sam: no second account, but an invitation to him; only the new name gets an
+    // account, made and added.
     assert_eq!(site.store().count_users().await.unwrap(), users_before + 1);
     let members = site.store().members(course).await.unwrap();
     let mut names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
     names.sort();
-    assert_eq!(names, ["NEW-one", "sam", "tam"], "names are kept as typed");
-    assert!(members.iter().any(|m| m.user_id == sam.id));
+    assert_eq!(names, ["NEW-one", "tam"], "names are kept as typed");
+    let invited = site.store().course_invitations(course).await.unwrap();
+    assert_eq!(
+        invited.iter().map(|i| i.user_id).collect::<Vec<_>>(),
+        [sam.id]
+    );
     assert!(imported.html.contains("id=\"new-accounts-hint\""));
 
     // Registration and the admin's form refuse a name taken in another case.
@@ -658,7 +669,13 @@ async fn removing_a_member_asks_first_and_empty_courses_say_what_to_do() {
     assert!(!book.html.contains("id=\"gradebook\""), "no table of zeros");
 
     site.store()
-        .add_member(course, student.id, grundy_store::MemberRole::Student, 0)
+        .add_member(
+            course,
+            student.id,
+            grundy_store::MemberRole::Student,
+            grundy_store::MemberOrigin::JoinCode,
+            0,
+        )
         .await
         .unwrap();
     let page = site.get(&format!("/courses/{course}"), &teacher).await;

@@ -138,22 +138,56 @@ impl World {
         response.status() == StatusCode::OK
     }
 
-    async fn course(&self, teacher: &Person, title: &str, students: &[&str]) -> i64 {
+    /// A course `teacher` makes, which `students` join by accepting the invitation its import
+    /// sends them.
+    async fn course(&self, teacher: &Person, title: &str, students: &[&Person]) -> i64 {
         let (status, course) = self
             .post("/api/v1/courses", teacher, json!({ "title": title }))
             .await;
         assert_eq!(status, 201, "{course}");
         let id = course["id"].as_i64().unwrap();
+        let names: Vec<&str> = students.iter().map(|s| s.user.name.as_str()).collect();
         let (status, report) = self
             .post(
                 &format!("/api/v1/courses/{id}/members"),
                 teacher,
-                json!({ "names": students }),
+                json!({ "names": names }),
             )
             .await;
         assert_eq!(status, 200, "{report}");
-        assert_eq!(report["added"].as_array().unwrap().len(), students.len());
+        assert_eq!(report["invited"].as_array().unwrap().len(), students.len());
+        for student in students {
+            self.server.accept_invitations(&student.token).await;
+        }
         id
+    }
+
+    /// A student whose account the import of `course` (taught by `teacher`) makes; with the
+    /// password the import handed out.
+    async fn made_by(&self, teacher: &Person, course: i64, name: &str) -> (Person, String) {
+        let (status, report) = self
+            .post(
+                &format!("/api/v1/courses/{course}/members"),
+                teacher,
+                json!({ "names": [name], "create_missing": true }),
+            )
+            .await;
+        assert_eq!(status, 200, "{report}");
+        assert_eq!(report["added"], json!([name]), "{report}");
+        let password = report["created"][0]["password"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let store = &self.server.state.domain.store;
+        let user = store.user_by_name(name).await.unwrap().unwrap();
+        let person = self
+            .fresh(&Person {
+                user,
+                token: String::new(),
+                cookie: String::new(),
+            })
+            .await;
+        (person, password)
     }
 
     async fn assignment(&self, teacher: &Person, course: i64, body: Value) -> i64 {
@@ -246,14 +280,16 @@ async fn trust(store: Store) {
     let root = world.person("root", Role::Admin).await;
     let ann = world.person("ann", Role::Teacher).await;
     let bob = world.person("bob", Role::Teacher).await;
-    let sue = world.person("sue", Role::Student).await;
     let sam = world.person("sam", Role::Student).await;
-    // Sue is only in Ann's course; Sam is in both.
-    let course_a = world.course(&ann, "A", &["sue", "sam"]).await;
-    let course_b = world.course(&bob, "B", &["sam"]).await;
+    // Sue's account was made by the import of Ann's course, where she is alone; Sam registered
+    // himself and accepted both courses' invitations.
+    let course_a = world.course(&ann, "A", &[&sam]).await;
+    let (sue, sue_password) = world.made_by(&ann, course_a, "sue").await;
+    let course_b = world.course(&bob, "B", &[&sam]).await;
 
-    // A teacher resets the passwords of students wholly in their own courses, and no others':
-    // a new password is a way into every course the student is in.
+    // A teacher resets the passwords of the students a course of theirs made, while every
+    // course they are in is the teacher's, and no others': a new password is a way into every
+    // course the student is in, and into her practice.
     let reset = |target: &Person| format!("/teach/users/{}", target.user.id);
     let new_password = [("password", "a-new-password")];
     assert_eq!(
@@ -264,14 +300,14 @@ async fn trust(store: Store) {
     assert_eq!(
         world.form(&reset(&sam), &bob, &new_password).await,
         StatusCode::FORBIDDEN,
-        "Sam is also in Ann's course"
+        "Sam's account is his own"
     );
     assert_eq!(
         world.form(&reset(&sam), &ann, &new_password).await,
         StatusCode::FORBIDDEN,
-        "Sam is also in Bob's course"
+        "no course of Ann's made Sam's account"
     );
-    assert!(world.logs_in("sue", "sue-password").await);
+    assert!(world.logs_in("sue", &sue_password).await);
     assert!(world.logs_in("sam", "sam-password").await);
     assert_eq!(world.get("/api/v1/me", &sue).await.0, 200);
     // A reset by her own teacher works, and ends her sessions and her API tokens, which whoever
@@ -613,7 +649,7 @@ async fn explanations(store: Store) {
     let ann = world.person("ann", Role::Teacher).await;
     let sam = world.person("sam", Role::Student).await;
     let sue = world.person("sue", Role::Student).await;
-    let course = world.course(&ann, "Games", &["sam", "sue"]).await;
+    let course = world.course(&ann, "Games", &[&sam, &sue]).await;
     let window = |title: &str, feedback: &str| {
         json!({
             "title": title, "opens_at": T0, "due_at": T0 + DAY, "closes_at": T0 + 2 * DAY,

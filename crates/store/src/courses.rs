@@ -43,8 +43,103 @@ impl MemberRole {
     }
 }
 
+/// How a membership began. Only the first three are the member's own act; a course shares its
+/// teachers' drafts and hidden tests with one another only through those (see
+/// [`MemberOrigin::shares_own_work`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberOrigin {
+    /// The member made the course.
+    Created,
+    /// The member typed the course's join code.
+    JoinCode,
+    /// The member accepted a teacher's invitation.
+    Invitation,
+    /// The course's import made the account and added it.
+    NewAccount,
+    /// A teacher of the course added an existing account before consent was asked (migration
+    /// 0011): kept, marked for an admin's review.
+    Course,
+}
+
+impl MemberOrigin {
+    pub const ALL: [MemberOrigin; 5] = [
+        MemberOrigin::Created,
+        MemberOrigin::JoinCode,
+        MemberOrigin::Invitation,
+        MemberOrigin::NewAccount,
+        MemberOrigin::Course,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemberOrigin::Created => "created",
+            MemberOrigin::JoinCode => "join_code",
+            MemberOrigin::Invitation => "invitation",
+            MemberOrigin::NewAccount => "new_account",
+            MemberOrigin::Course => "course",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MemberOrigin> {
+        MemberOrigin::ALL.into_iter().find(|o| o.as_str() == text)
+    }
+
+    fn decode(text: &str) -> Result<MemberOrigin> {
+        MemberOrigin::parse(text)
+            .ok_or_else(|| StoreError::InvalidRow(format!("membership origin {text:?}")))
+    }
+
+    /// Whether a teacher who is a member this way agreed to teach with the course's other
+    /// teachers, so that their drafts and hidden tests may be shown there.
+    pub fn shares_own_work(self) -> bool {
+        matches!(self, MemberOrigin::Created | MemberOrigin::Invitation)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Member {
+    pub user_id: i64,
+    pub name: String,
+    pub role: MemberRole,
+    pub origin: MemberOrigin,
+    pub joined_at: i64,
+}
+
+/// An invitation into a course, as its person and the course's teachers see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Invitation {
+    pub id: i64,
+    pub course_id: i64,
+    pub course_title: String,
+    pub user_id: i64,
+    pub name: String,
+    pub role: MemberRole,
+    /// Who sent it (gone when that account was deleted).
+    pub invited_by: Option<String>,
+    pub invited_at: i64,
+    /// Declined invitations are kept, so that a teacher does not ask again.
+    pub declined_at: Option<i64>,
+}
+
+/// What asking someone into a course found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invited {
+    /// A new invitation.
+    Sent,
+    /// One was waiting already (left as it was).
+    Pending,
+    /// They declined an earlier one: nobody asks again.
+    Declined,
+    /// They are in the course already.
+    Member,
+}
+
+/// A membership that a teacher made without its member's act, for an admin's review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MadeByCourse {
+    pub course_id: i64,
+    pub course_title: String,
     pub user_id: i64,
     pub name: String,
     pub role: MemberRole,
@@ -208,8 +303,8 @@ impl Store {
     ) -> Result<Course> {
         const COURSE: &str = "INSERT INTO courses (title, join_code, created_at) VALUES ($1, $2, $3) \
                               RETURNING id, title, join_code, created_at";
-        const MEMBER: &str = "INSERT INTO course_members (course_id, user_id, role, joined_at) \
-                              VALUES ($1, $2, 'teacher', $3)";
+        const MEMBER: &str = "INSERT INTO course_members (course_id, user_id, role, origin, joined_at) \
+                              VALUES ($1, $2, 'teacher', 'created', $3)";
         Ok(on_both!(self, pool => {
             let mut tx = pool.begin().await?;
             let course: Course = sqlx::query_as(COURSE)
@@ -264,25 +359,196 @@ impl Store {
         Ok(on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?))
     }
 
-    /// Adds `user` to a course; false (and nothing changed) when they are in it already.
+    /// Adds `user` to a course, `origin` saying by whose act; false (and nothing changed) when
+    /// they are in it already. An invitation waiting for them there is spent.
     pub async fn add_member(
         &self,
         course: i64,
         user: i64,
         role: MemberRole,
+        origin: MemberOrigin,
         now: i64,
     ) -> Result<bool> {
-        const SQL: &str = "INSERT INTO course_members (course_id, user_id, role, joined_at) \
-                           VALUES ($1, $2, $3, $4) ON CONFLICT (course_id, user_id) DO NOTHING";
-        let added = on_both!(self, pool => sqlx::query(SQL)
-            .bind(course)
-            .bind(user)
-            .bind(role.as_str())
-            .bind(now)
-            .execute(pool)
-            .await?
-            .rows_affected());
-        Ok(added == 1)
+        Ok(on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let added = sqlx::query(ADD_MEMBER)
+                .bind(course)
+                .bind(user)
+                .bind(role.as_str())
+                .bind(origin.as_str())
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            sqlx::query(SPEND_INVITATION).bind(course).bind(user).execute(&mut *tx).await?;
+            tx.commit().await?;
+            added == 1
+        }))
+    }
+
+    /// Adds a student account that the course's own import has just made: the course is
+    /// recorded as its maker, whose teachers manage it (see [`Store::accounts_managed_by`]).
+    pub async fn add_new_account(&self, course: i64, user: i64, now: i64) -> Result<()> {
+        const MAKER: &str = "UPDATE users SET created_by_course = $1 WHERE id = $2";
+        on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(MAKER).bind(course).bind(user).execute(&mut *tx).await?;
+            sqlx::query(ADD_MEMBER)
+                .bind(course)
+                .bind(user)
+                .bind(MemberRole::Student.as_str())
+                .bind(MemberOrigin::NewAccount.as_str())
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// Asks `user` into a course as `role`, unless they are in it, asked already, or declined.
+    pub async fn invite(
+        &self,
+        course: i64,
+        user: i64,
+        role: MemberRole,
+        by: i64,
+        now: i64,
+    ) -> Result<Invited> {
+        const MEMBER: &str = "SELECT 1 FROM course_members WHERE course_id = $1 AND user_id = $2";
+        const INSERT: &str = "INSERT INTO course_invitations (course_id, user_id, role, invited_by, invited_at) \
+                              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (course_id, user_id) DO NOTHING";
+        const DECLINED: &str =
+            "SELECT declined_at FROM course_invitations WHERE course_id = $1 AND user_id = $2";
+        Ok(on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let member: Option<i32> =
+                sqlx::query_scalar(MEMBER).bind(course).bind(user).fetch_optional(&mut *tx).await?;
+            let invited = if member.is_some() {
+                Invited::Member
+            } else if sqlx::query(INSERT)
+                .bind(course)
+                .bind(user)
+                .bind(role.as_str())
+                .bind(by)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                == 1
+            {
+                Invited::Sent
+            } else {
+                let declined: Option<i64> = sqlx::query_scalar(DECLINED)
+                    .bind(course)
+                    .bind(user)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if declined.is_some() { Invited::Declined } else { Invited::Pending }
+            };
+            tx.commit().await?;
+            invited
+        }))
+    }
+
+    /// The invitations waiting for `user`'s answer, newest first.
+    pub async fn invitations_of(&self, user: i64) -> Result<Vec<Invitation>> {
+        let sql = format!(
+            "{INVITATION_SELECT} WHERE i.user_id = $1 AND i.declined_at IS NULL ORDER BY i.id DESC"
+        );
+        let found: Vec<InvitationRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(user).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    /// One invitation addressed to `user` (answered or not).
+    pub async fn invitation(&self, id: i64, user: i64) -> Result<Option<Invitation>> {
+        let sql = format!("{INVITATION_SELECT} WHERE i.id = $1 AND i.user_id = $2");
+        let found: Option<InvitationRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).bind(user).fetch_optional(pool).await?);
+        found.map(TryInto::try_into).transpose()
+    }
+
+    /// A course's invitations, pending and declined, by name.
+    pub async fn course_invitations(&self, course: i64) -> Result<Vec<Invitation>> {
+        let sql = format!("{INVITATION_SELECT} WHERE i.course_id = $1 ORDER BY u.name");
+        let found: Vec<InvitationRow> = on_both!(self, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(course).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
+    }
+
+    /// Turns `user`'s pending invitation `id` into a membership as `role` (the invitation's,
+    /// which the caller has checked the account may still take); `None` when there is no such
+    /// pending invitation. One transaction: an invitation is spent once.
+    pub async fn accept_invitation(
+        &self,
+        id: i64,
+        user: i64,
+        now: i64,
+    ) -> Result<Option<(i64, MemberRole)>> {
+        const TAKE: &str = "DELETE FROM course_invitations WHERE id = $1 AND user_id = $2 \
+                            AND declined_at IS NULL RETURNING course_id, role";
+        Ok(on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let taken: Option<(i64, String)> =
+                sqlx::query_as(TAKE).bind(id).bind(user).fetch_optional(&mut *tx).await?;
+            let accepted = match taken {
+                Some((course, role)) => {
+                    let role = MemberRole::decode(&role)?;
+                    sqlx::query(ADD_MEMBER)
+                        .bind(course)
+                        .bind(user)
+                        .bind(role.as_str())
+                        .bind(MemberOrigin::Invitation.as_str())
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                    Some((course, role))
+                }
+                None => None,
+            };
+            tx.commit().await?;
+            accepted
+        }))
+    }
+
+    /// Marks `user`'s pending invitation `id` declined; false when there is none.
+    pub async fn decline_invitation(&self, id: i64, user: i64, now: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE course_invitations SET declined_at = $3 \
+                           WHERE id = $1 AND user_id = $2 AND declined_at IS NULL";
+        let declined = on_both!(self, pool => sqlx::query(SQL).bind(id).bind(user).bind(now).execute(pool).await?.rows_affected());
+        Ok(declined == 1)
+    }
+
+    /// Withdraws the course's pending invitation of `user`; false when there is none (a declined
+    /// one stays: the answer was given).
+    pub async fn withdraw_invitation(&self, course: i64, user: i64) -> Result<bool> {
+        const SQL: &str = "DELETE FROM course_invitations \
+                           WHERE course_id = $1 AND user_id = $2 AND declined_at IS NULL";
+        let withdrawn = on_both!(self, pool => sqlx::query(SQL).bind(course).bind(user).execute(pool).await?.rows_affected());
+        Ok(withdrawn == 1)
+    }
+
+    /// The memberships that a course's teacher made without their member's act, for an admin to
+    /// review, by course then name.
+    pub async fn memberships_made_by_courses(&self) -> Result<Vec<MadeByCourse>> {
+        const SQL: &str = "SELECT m.course_id, c.title, m.user_id, u.name, m.role, m.joined_at \
+             FROM course_members m JOIN courses c ON c.id = m.course_id JOIN users u ON u.id = m.user_id \
+             WHERE m.origin = 'course' ORDER BY m.course_id, u.name";
+        let found: Vec<(i64, String, i64, String, String, i64)> =
+            on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?);
+        found
+            .into_iter()
+            .map(
+                |(course_id, course_title, user_id, name, role, joined_at)| {
+                    Ok(MadeByCourse {
+                        course_id,
+                        course_title,
+                        user_id,
+                        name,
+                        role: MemberRole::decode(&role)?,
+                        joined_at,
+                    })
+                },
+            )
+            .collect()
     }
 
     /// False when `user` was not in the course.
@@ -294,18 +560,19 @@ impl Store {
 
     /// Teachers first, then students, each by name.
     pub async fn members(&self, course: i64) -> Result<Vec<Member>> {
-        const SQL: &str = "SELECT m.user_id, u.name, m.role, m.joined_at FROM course_members m \
+        const SQL: &str = "SELECT m.user_id, u.name, m.role, m.origin, m.joined_at FROM course_members m \
              JOIN users u ON u.id = m.user_id WHERE m.course_id = $1 \
              ORDER BY CASE m.role WHEN 'teacher' THEN 0 ELSE 1 END, u.name";
-        let found: Vec<(i64, String, String, i64)> =
+        let found: Vec<(i64, String, String, String, i64)> =
             on_both!(self, pool => sqlx::query_as(SQL).bind(course).fetch_all(pool).await?);
         found
             .into_iter()
-            .map(|(user_id, name, role, joined_at)| {
+            .map(|(user_id, name, role, origin, joined_at)| {
                 Ok(Member {
                     user_id,
                     name,
                     role: MemberRole::decode(&role)?,
+                    origin: MemberOrigin::decode(&origin)?,
                     joined_at,
                 })
             })
@@ -313,23 +580,50 @@ impl Store {
     }
 
     pub async fn member_role(&self, course: i64, user: i64) -> Result<Option<MemberRole>> {
-        const SQL: &str = "SELECT role FROM course_members WHERE course_id = $1 AND user_id = $2";
-        let role: Option<String> = on_both!(self, pool => sqlx::query_scalar(SQL).bind(course).bind(user).fetch_optional(pool).await?);
-        role.as_deref().map(MemberRole::decode).transpose()
+        Ok(self.membership(course, user).await?.map(|(role, _)| role))
     }
 
-    /// The students whose every course `teacher` teaches (and who are in at least one): the
-    /// accounts whose passwords that teacher may reset without opening a way into someone
-    /// else's course.
-    pub async fn students_taught_only_by(&self, teacher: i64) -> Result<Vec<i64>> {
-        const SQL: &str = "SELECT DISTINCT m.user_id FROM course_members m \
-             JOIN course_members t ON t.course_id = m.course_id AND t.user_id = $1 AND t.role = 'teacher' \
-             WHERE m.role = 'student' AND NOT EXISTS ( \
-                 SELECT 1 FROM course_members o WHERE o.user_id = m.user_id AND NOT EXISTS ( \
+    /// `user`'s part in a course and how it began.
+    pub async fn membership(
+        &self,
+        course: i64,
+        user: i64,
+    ) -> Result<Option<(MemberRole, MemberOrigin)>> {
+        const SQL: &str =
+            "SELECT role, origin FROM course_members WHERE course_id = $1 AND user_id = $2";
+        let found: Option<(String, String)> = on_both!(self, pool => sqlx::query_as(SQL).bind(course).bind(user).fetch_optional(pool).await?);
+        found
+            .map(|(role, origin)| Ok((MemberRole::decode(&role)?, MemberOrigin::decode(&origin)?)))
+            .transpose()
+    }
+
+    /// The student accounts that `teacher` manages (new password, name): those the import of a
+    /// course they teach made, which have joined no course they do not teach since.
+    pub async fn accounts_managed_by(&self, teacher: i64) -> Result<Vec<i64>> {
+        const SQL: &str = "SELECT u.id FROM users u \
+             WHERE u.role = 'student' AND u.created_by_course IN ( \
+                 SELECT course_id FROM course_members WHERE user_id = $1 AND role = 'teacher') \
+             AND NOT EXISTS ( \
+                 SELECT 1 FROM course_members o WHERE o.user_id = u.id AND NOT EXISTS ( \
                      SELECT 1 FROM course_members ot WHERE ot.course_id = o.course_id \
                      AND ot.user_id = $1 AND ot.role = 'teacher')) \
-             ORDER BY m.user_id";
+             ORDER BY u.id";
         Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(teacher).fetch_all(pool).await?))
+    }
+
+    /// The accounts a teacher's user list shows, by name: theirs, the members of the courses
+    /// they teach, and the accounts those courses' imports made.
+    pub async fn users_seen_by(&self, teacher: i64) -> Result<Vec<crate::User>> {
+        const SQL: &str = "SELECT u.id, u.name, u.role, u.password_hash, u.created_at, u.locale, u.time_zone \
+             FROM users u WHERE u.id = $1 \
+             OR u.id IN (SELECT m.user_id FROM course_members m JOIN course_members t \
+                 ON t.course_id = m.course_id AND t.user_id = $1 AND t.role = 'teacher') \
+             OR u.created_by_course IN ( \
+                 SELECT course_id FROM course_members WHERE user_id = $1 AND role = 'teacher') \
+             ORDER BY u.name";
+        let found: Vec<rows::UserRow> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(teacher).fetch_all(pool).await?);
+        found.into_iter().map(TryInto::try_into).collect()
     }
 
     /// The least feedback given by the assignments open at `now` that list `problem`, in the
@@ -567,6 +861,47 @@ impl Store {
             sqlx::query(INSERT).bind(name).bind(value).execute(pool).await?;
             sqlx::query_scalar(SELECT).bind(name).fetch_one(pool).await?
         }))
+    }
+}
+
+const ADD_MEMBER: &str = "INSERT INTO course_members (course_id, user_id, role, origin, joined_at) \
+                          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (course_id, user_id) DO NOTHING";
+/// Whoever is in a course needs no invitation to it.
+const SPEND_INVITATION: &str =
+    "DELETE FROM course_invitations WHERE course_id = $1 AND user_id = $2 AND declined_at IS NULL";
+
+const INVITATION_SELECT: &str = "SELECT i.id, i.course_id, c.title AS course_title, i.user_id, \
+     u.name, i.role, b.name AS invited_by, i.invited_at, i.declined_at FROM course_invitations i \
+     JOIN courses c ON c.id = i.course_id JOIN users u ON u.id = i.user_id \
+     LEFT JOIN users b ON b.id = i.invited_by";
+
+#[derive(Debug, sqlx::FromRow)]
+struct InvitationRow {
+    id: i64,
+    course_id: i64,
+    course_title: String,
+    user_id: i64,
+    name: String,
+    role: String,
+    invited_by: Option<String>,
+    invited_at: i64,
+    declined_at: Option<i64>,
+}
+
+impl TryFrom<InvitationRow> for Invitation {
+    type Error = StoreError;
+    fn try_from(row: InvitationRow) -> Result<Invitation> {
+        Ok(Invitation {
+            id: row.id,
+            course_id: row.course_id,
+            course_title: row.course_title,
+            user_id: row.user_id,
+            name: row.name,
+            role: MemberRole::decode(&row.role)?,
+            invited_by: row.invited_by,
+            invited_at: row.invited_at,
+            declined_at: row.declined_at,
+        })
     }
 }
 

@@ -73,8 +73,8 @@ mod submissions;
 
 pub use accounts::{composed_name, name_key};
 pub use courses::{
-    Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Member, MemberRole,
-    Scoring,
+    Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Invitation, Invited,
+    MadeByCourse, Member, MemberOrigin, MemberRole, Scoring,
 };
 pub use problems::Listing;
 

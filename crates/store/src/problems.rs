@@ -3,8 +3,8 @@
 //! and the facts that decide who sees a draft.
 
 use crate::{
-    CustomProblem, CustomProblemInfo, MemberRole, NewCustomProblem, ProblemVersion, Put, Result,
-    Store, StoreError,
+    CustomProblem, CustomProblemInfo, MemberOrigin, MemberRole, NewCustomProblem, ProblemVersion,
+    Put, Result, Store, StoreError,
 };
 
 /// A problem listed by an assignment of a course someone belongs to, with their part in the
@@ -166,13 +166,26 @@ impl Store {
         Ok(on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?))
     }
 
-    /// The ids of the teachers of the courses `user` teaches, `user` included when they teach
-    /// any.
-    pub async fn fellow_teachers(&self, user: i64) -> Result<Vec<i64>> {
-        const SQL: &str = "SELECT DISTINCT other.user_id FROM course_members mine \
+    /// The teachers whose drafts and hidden tests `user` may see: `user` when they teach any
+    /// course, and the other teachers of the courses `user` teaches who teach there by their own
+    /// act (they made the course or accepted an invitation that said what it shares).
+    pub async fn teachers_sharing_with(&self, user: i64) -> Result<Vec<i64>> {
+        const SQL: &str = "SELECT DISTINCT other.user_id, other.origin FROM course_members mine \
                            JOIN course_members other ON other.course_id = mine.course_id \
                            WHERE mine.user_id = $1 AND mine.role = 'teacher' AND other.role = 'teacher'";
-        Ok(on_both!(self, pool => sqlx::query_scalar(SQL).bind(user).fetch_all(pool).await?))
+        let found: Vec<(i64, String)> =
+            on_both!(self, pool => sqlx::query_as(SQL).bind(user).fetch_all(pool).await?);
+        let mut sharing = Vec::new();
+        for (other, origin) in found {
+            let origin = MemberOrigin::parse(&origin)
+                .ok_or_else(|| StoreError::InvalidRow(format!("membership origin {origin:?}")))?;
+            if other == user || origin.shares_own_work() {
+                sharing.push(other);
+            }
+        }
+        sharing.sort_unstable();
+        sharing.dedup();
+        Ok(sharing)
     }
 
     /// The problems the assignments of `user`'s courses list, with their part in each course and

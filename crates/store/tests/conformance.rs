@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    AssignmentSpec, CustomProblemInfo, Feedback, Listing, MemberRole, NewCustomProblem,
-    NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring, Session, Store,
-    StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
+    AssignmentSpec, CustomProblemInfo, Feedback, Invited, Listing, MemberOrigin, MemberRole,
+    NewCustomProblem, NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring,
+    Session, Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
 use grundy_verdict::transcript::{GameRecord, MoveRecord, Mover, Side, Transcript, Value};
 use grundy_verdict::{Shown, TestName, Verdict};
@@ -138,7 +138,8 @@ conformance!(
     teachers_see_their_courses_submissions_only,
     personal_draws_regenerate_unless_pinned,
     a_student_account_teaches_nothing,
-    teachers_reach_only_students_wholly_theirs,
+    teachers_manage_only_accounts_their_courses_made,
+    invitations_are_answered_once,
     practice_feedback_follows_open_assignments,
 );
 
@@ -1042,11 +1043,23 @@ async fn drafts_are_seen_through_courses(store: &Store) {
         .await
         .unwrap();
     store
-        .add_member(games.id, tess, MemberRole::Teacher, 1)
+        .add_member(
+            games.id,
+            tess,
+            MemberRole::Teacher,
+            MemberOrigin::Invitation,
+            1,
+        )
         .await
         .unwrap();
     store
-        .add_member(games.id, ann, MemberRole::Student, 1)
+        .add_member(
+            games.id,
+            ann,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
     let other = store
@@ -1054,14 +1067,37 @@ async fn drafts_are_seen_through_courses(store: &Store) {
         .await
         .unwrap();
     store
-        .add_member(other.id, tess, MemberRole::Student, 1)
+        .add_member(
+            other.id,
+            tess,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
-    let mut fellows = store.fellow_teachers(tess).await.unwrap();
-    fellows.sort();
-    assert_eq!(fellows, [tom, tess]);
-    assert!(store.fellow_teachers(ann).await.unwrap().is_empty());
-    assert_eq!(store.fellow_teachers(zed).await.unwrap(), [zed]);
+    assert_eq!(
+        store.teachers_sharing_with(tess).await.unwrap(),
+        [tom, tess]
+    );
+    assert!(store.teachers_sharing_with(ann).await.unwrap().is_empty());
+    assert_eq!(store.teachers_sharing_with(zed).await.unwrap(), [zed]);
+    // A co-teacher whom nobody asked (a membership from before invitations) shares nothing of
+    // theirs: Max teaches Games too, but Tom and Tess do not see his drafts.
+    let max = teacher(store, "max").await;
+    store
+        .add_member(games.id, max, MemberRole::Teacher, MemberOrigin::Course, 2)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.teachers_sharing_with(tess).await.unwrap(),
+        [tom, tess]
+    );
+    assert_eq!(store.teachers_sharing_with(tom).await.unwrap(), [tom, tess]);
+    assert_eq!(
+        store.teachers_sharing_with(max).await.unwrap(),
+        [tom, tess, max]
+    );
 
     store
         .create_assignment(games.id, &homework(&["nim", "toms-draft"]), 1)
@@ -1157,20 +1193,38 @@ async fn courses_have_teachers_students_and_assignments(store: &Store) {
     assert_eq!(store.course_by_code("abcd2345").await.unwrap(), None);
     assert!(
         store
-            .add_member(course.id, ann, MemberRole::Student, 11)
+            .add_member(
+                course.id,
+                ann,
+                MemberRole::Student,
+                MemberOrigin::JoinCode,
+                11
+            )
             .await
             .unwrap()
     );
     assert!(
         !store
-            .add_member(course.id, ann, MemberRole::Teacher, 12)
+            .add_member(
+                course.id,
+                ann,
+                MemberRole::Teacher,
+                MemberOrigin::Invitation,
+                12
+            )
             .await
             .unwrap(),
         "already in"
     );
     assert!(
         store
-            .add_member(course.id, tess, MemberRole::Teacher, 12)
+            .add_member(
+                course.id,
+                tess,
+                MemberRole::Teacher,
+                MemberOrigin::Invitation,
+                12
+            )
             .await
             .unwrap()
     );
@@ -1260,7 +1314,13 @@ async fn teachers_see_their_courses_submissions_only(store: &Store) {
         .await
         .unwrap();
     store
-        .add_member(course.id, ann, MemberRole::Student, 1)
+        .add_member(
+            course.id,
+            ann,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
     let homework = store
@@ -1407,7 +1467,13 @@ async fn a_student_account_teaches_nothing(store: &Store) {
         .await
         .unwrap();
     store
-        .add_member(course.id, ann, MemberRole::Student, 1)
+        .add_member(
+            course.id,
+            ann,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
     assert!(store.set_role(tom, Role::Student).await.unwrap());
@@ -1422,7 +1488,13 @@ async fn a_student_account_teaches_nothing(store: &Store) {
     // Promotions and other roles leave memberships alone.
     let zoe = teacher(store, "zoe").await;
     store
-        .add_member(course.id, zoe, MemberRole::Teacher, 2)
+        .add_member(
+            course.id,
+            zoe,
+            MemberRole::Teacher,
+            MemberOrigin::Invitation,
+            2,
+        )
         .await
         .unwrap();
     assert!(store.set_role(zoe, Role::Admin).await.unwrap());
@@ -1433,40 +1505,218 @@ async fn a_student_account_teaches_nothing(store: &Store) {
     assert!(!store.set_role(999_999, Role::Student).await.unwrap());
 }
 
-async fn teachers_reach_only_students_wholly_theirs(store: &Store) {
-    let tom = teacher(store, "tom").await;
-    let zoe = teacher(store, "zoe").await;
-    let (ann, bob, cat) = (
+async fn teachers_manage_only_accounts_their_courses_made(store: &Store) {
+    let (tom, zoe) = (teacher(store, "tom").await, teacher(store, "zoe").await);
+    let (ann, bob, cat, dan, eve) = (
         student(store, "ann").await,
         student(store, "bob").await,
         student(store, "cat").await,
+        student(store, "dan").await,
+        student(store, "eve").await,
     );
-    let _nobodys = student(store, "dan").await;
     let toms = store.create_course("A", "CODE2345", tom, 1).await.unwrap();
     let toms_too = store.create_course("A2", "CODE2346", tom, 1).await.unwrap();
     let zoes = store.create_course("B", "CODE6789", zoe, 1).await.unwrap();
+    // Made by Tom's course A: Ann (who also joined A2), Bob (who also joined Zoe's B) and Eve
+    // (taken out of A since). Made by B: Cat. Dan registered himself and joined A by its code.
     for (course, who) in [
         (toms.id, ann),
-        (toms_too.id, ann),
         (toms.id, bob),
-        (zoes.id, bob),
+        (toms.id, eve),
         (zoes.id, cat),
     ] {
+        store.add_new_account(course, who, 1).await.unwrap();
+    }
+    for (course, who) in [(toms_too.id, ann), (zoes.id, bob), (toms.id, dan)] {
         store
-            .add_member(course, who, MemberRole::Student, 1)
+            .add_member(course, who, MemberRole::Student, MemberOrigin::JoinCode, 1)
             .await
             .unwrap();
     }
-    assert_eq!(store.students_taught_only_by(tom).await.unwrap(), [ann]);
-    assert_eq!(store.students_taught_only_by(zoe).await.unwrap(), [cat]);
-    // A co-teacher of B reaches B's students who are in no other course.
+    assert!(store.remove_member(toms.id, eve).await.unwrap());
+    assert_eq!(
+        store.membership(toms.id, ann).await.unwrap(),
+        Some((MemberRole::Student, MemberOrigin::NewAccount))
+    );
+    assert_eq!(store.accounts_managed_by(tom).await.unwrap(), [ann, eve]);
+    assert_eq!(store.accounts_managed_by(zoe).await.unwrap(), [cat]);
+    // Co-teaching B, Tom reaches Bob (whose every course he now teaches) and Cat (made by B);
+    // never Dan, whom no course of his made.
     store
-        .add_member(zoes.id, tom, MemberRole::Teacher, 2)
+        .add_member(
+            zoes.id,
+            tom,
+            MemberRole::Teacher,
+            MemberOrigin::Invitation,
+            2,
+        )
         .await
         .unwrap();
     assert_eq!(
-        store.students_taught_only_by(tom).await.unwrap(),
-        [ann, bob, cat]
+        store.accounts_managed_by(tom).await.unwrap(),
+        [ann, bob, cat, eve]
+    );
+    // A teacher's list: themselves, their courses' members, the accounts their courses made.
+    let seen = |users: Vec<grundy_store::User>| -> Vec<String> {
+        users.into_iter().map(|u| u.name).collect()
+    };
+    assert_eq!(
+        seen(store.users_seen_by(zoe).await.unwrap()),
+        ["bob", "cat", "tom", "zoe"]
+    );
+    let toms_list = seen(store.users_seen_by(tom).await.unwrap());
+    assert_eq!(toms_list, ["ann", "bob", "cat", "dan", "eve", "tom", "zoe"]);
+    let _nobody = teacher(store, "zed").await;
+    assert_eq!(seen(store.users_seen_by(tom).await.unwrap()), toms_list);
+}
+
+/// An invitation is answered once: accepted (a membership by the member's act), declined (kept,
+/// so nobody asks again), or withdrawn while it waits; joining with the code spends it.
+async fn invitations_are_answered_once(store: &Store) {
+    let tom = teacher(store, "tom").await;
+    let tess = teacher(store, "tess").await;
+    let (ann, bob, cat, dan) = (
+        student(store, "ann").await,
+        student(store, "bob").await,
+        student(store, "cat").await,
+        student(store, "dan").await,
+    );
+    let course = store
+        .create_course("Games", "GAME2345", tom, 1)
+        .await
+        .unwrap();
+    let invite = |who: i64, role: MemberRole| store.invite(course.id, who, role, tom, 5);
+    assert_eq!(
+        invite(ann, MemberRole::Student).await.unwrap(),
+        Invited::Sent
+    );
+    assert_eq!(
+        invite(ann, MemberRole::Student).await.unwrap(),
+        Invited::Pending
+    );
+    assert_eq!(
+        invite(tess, MemberRole::Teacher).await.unwrap(),
+        Invited::Sent
+    );
+    assert_eq!(
+        store.member_role(course.id, ann).await.unwrap(),
+        None,
+        "not before she says yes"
+    );
+    let waiting = store.invitations_of(ann).await.unwrap();
+    assert_eq!(waiting.len(), 1);
+    let (id, seen) = (waiting[0].id, &waiting[0]);
+    assert_eq!(
+        (
+            seen.course_title.as_str(),
+            seen.role,
+            seen.invited_by.as_deref(),
+            seen.invited_at
+        ),
+        ("Games", MemberRole::Student, Some("tom"), 5)
+    );
+    // Only its person answers it.
+    assert_eq!(store.accept_invitation(id, bob, 6).await.unwrap(), None);
+    assert!(!store.decline_invitation(id, bob, 6).await.unwrap());
+    assert_eq!(
+        store.accept_invitation(id, ann, 6).await.unwrap(),
+        Some((course.id, MemberRole::Student))
+    );
+    assert_eq!(
+        store.accept_invitation(id, ann, 7).await.unwrap(),
+        None,
+        "spent"
+    );
+    assert_eq!(
+        store.membership(course.id, ann).await.unwrap(),
+        Some((MemberRole::Student, MemberOrigin::Invitation))
+    );
+    assert!(store.invitations_of(ann).await.unwrap().is_empty());
+    assert_eq!(
+        invite(ann, MemberRole::Student).await.unwrap(),
+        Invited::Member
+    );
+
+    assert_eq!(
+        invite(bob, MemberRole::Student).await.unwrap(),
+        Invited::Sent
+    );
+    let bobs = store.invitations_of(bob).await.unwrap()[0].id;
+    assert!(store.decline_invitation(bobs, bob, 8).await.unwrap());
+    assert!(!store.decline_invitation(bobs, bob, 9).await.unwrap());
+    assert_eq!(store.accept_invitation(bobs, bob, 9).await.unwrap(), None);
+    assert_eq!(
+        invite(bob, MemberRole::Student).await.unwrap(),
+        Invited::Declined
+    );
+    assert!(
+        !store.withdraw_invitation(course.id, bob).await.unwrap(),
+        "an answer stays"
+    );
+    assert!(store.invitations_of(bob).await.unwrap().is_empty());
+
+    assert_eq!(
+        invite(cat, MemberRole::Student).await.unwrap(),
+        Invited::Sent
+    );
+    assert!(store.withdraw_invitation(course.id, cat).await.unwrap());
+    assert!(store.invitations_of(cat).await.unwrap().is_empty());
+
+    assert_eq!(
+        invite(dan, MemberRole::Student).await.unwrap(),
+        Invited::Sent
+    );
+    store
+        .add_member(
+            course.id,
+            dan,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            10,
+        )
+        .await
+        .unwrap();
+    assert!(store.invitations_of(dan).await.unwrap().is_empty());
+
+    let listed: Vec<(String, MemberRole, bool)> = store
+        .course_invitations(course.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|i| (i.name, i.role, i.declined_at.is_some()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("bob".to_owned(), MemberRole::Student, true),
+            ("tess".to_owned(), MemberRole::Teacher, false)
+        ]
+    );
+    // Only memberships that no member's act made are for an admin's review.
+    assert!(
+        store
+            .memberships_made_by_courses()
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    store
+        .add_member(
+            course.id,
+            cat,
+            MemberRole::Student,
+            MemberOrigin::Course,
+            11,
+        )
+        .await
+        .unwrap();
+    let review = store.memberships_made_by_courses().await.unwrap();
+    assert_eq!(
+        review
+            .iter()
+            .map(|m| (m.name.as_str(), m.course_title.as_str()))
+            .collect::<Vec<_>>(),
+        [("cat", "Games")]
     );
 }
 
@@ -1476,7 +1726,13 @@ async fn practice_feedback_follows_open_assignments(store: &Store) {
     let bob = student(store, "bob").await;
     let course = store.create_course("A", "CODE2345", tom, 1).await.unwrap();
     store
-        .add_member(course.id, ann, MemberRole::Student, 1)
+        .add_member(
+            course.id,
+            ann,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            1,
+        )
         .await
         .unwrap();
     let mut quiz = homework(&["nim", "stones"]);

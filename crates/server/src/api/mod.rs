@@ -104,6 +104,11 @@ fn described(limits: HttpLimits) -> OpenApiRouter<AppState> {
         .routes(routes!(courses::join_course))
         .routes(routes!(courses::add_members))
         .routes(routes!(courses::remove_member))
+        .routes(routes!(courses::withdraw_invitation))
+        .routes(routes!(courses::list_invitations))
+        .routes(routes!(courses::accept_invitation))
+        .routes(routes!(courses::decline_invitation))
+        .routes(routes!(courses::memberships_to_review))
         .routes(routes!(assignments::create_assignment))
         .routes(routes!(
             assignments::assignment,

@@ -7,7 +7,8 @@ use grundy_judge::{SubtaskResult, Verdict};
 use grundy_problems::play::{BoardMove, Mover, Side, Transcript, Value};
 use grundy_problems::spec::Difficulty;
 use grundy_store::{
-    Feedback, MemberRole, Role, Scoring, Submission, SubmissionKind, SubmissionStatus, User,
+    Feedback, MemberOrigin, MemberRole, Role, Scoring, Submission, SubmissionKind,
+    SubmissionStatus, User,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -72,6 +73,13 @@ wire_enum!(
 wire_enum!(
     /// A part in a course.
     MemberRoleName => MemberRole { Teacher, Student }
+);
+wire_enum!(
+    /// How someone came to be in a course: by their own act (`created` the course, typed its
+    /// `join_code`, accepted an `invitation`), as a `new_account` that the course's import made,
+    /// or `course`: added by a teacher before consent was asked (kept, for an admin's review; a
+    /// co-teacher added so shares no drafts or hidden tests).
+    MemberOriginName => MemberOrigin { Created, JoinCode, Invitation, NewAccount, Course }
 );
 wire_enum!(
     /// A program, or answers to instances.
@@ -985,6 +993,8 @@ mod tests {
         spelled_alike::<FeedbackName, Feedback>(|v| v.as_str().into());
         spelled_alike::<RoleName, Role>(|v| v.as_str().into());
         spelled_alike::<MemberRoleName, MemberRole>(|v| v.as_str().into());
+        spelled_alike::<MemberOriginName, MemberOrigin>(|v| v.as_str().into());
+        assert_eq!(listed::<MemberOriginName>().len(), MemberOrigin::ALL.len());
         spelled_alike::<SubmissionKindName, SubmissionKind>(|v| v.as_str().into());
         spelled_alike::<SubmissionStatusName, SubmissionStatus>(|v| v.as_str().into());
         spelled_alike::<OriginName, Origin>(|v| v.as_str().into());

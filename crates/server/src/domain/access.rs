@@ -1,8 +1,18 @@
 //! Who may see and change what, in one place: students see their own work; a teacher sees their
 //! own and what was submitted for the assignments of the courses they teach (never a student's
-//! practice or other courses' work, not even on problems they own: joining a course, or being
-//! imported into one, shows a teacher nothing else); admins see everything. Someone else's
-//! thing is "not found", never "forbidden", so ids reveal nothing.
+//! practice or other courses' work, not even on problems they own: joining a course shows a
+//! teacher nothing else); admins see everything. Someone else's thing is "not found", never
+//! "forbidden", so ids reveal nothing.
+//!
+//! Nobody's account, work or problem enters someone else's reach without its owner's act:
+//! - an account enters a course only by its owner's act (making the course, typing its join
+//!   code, accepting an invitation that a teacher of the course sent) or as an account that the
+//!   course's own import made ([`grundy_store::MemberOrigin`]); a teacher naming an existing account invites it;
+//! - a teacher manages (new password) only the student accounts that a course they teach made,
+//!   and only until the account joins a course they do not teach ([`changeable_users`]);
+//! - a teacher's drafts and hidden tests reach the course's other teachers only where the owner
+//!   teaches by their own act: made the course, or accepted the invitation to co-teach, which
+//!   says so ([`grundy_store::MemberOrigin::shares_own_work`]).
 //!
 //! Every operation asks here before it reads or changes anything on someone's behalf.
 
@@ -40,16 +50,24 @@ pub fn require_admin(user: &User) -> Result<()> {
     }
 }
 
-/// Whether `actor` may create accounts of `role` and set their passwords: admins anyone's,
-/// teachers students'.
-pub fn may_manage(actor: &User, role: Role) -> bool {
-    actor.role == Role::Admin || (actor.role == Role::Teacher && role == Role::Student)
+/// Whether `actor` may make accounts of `role` on their own (the users page, the API): admins
+/// only. A teacher makes students' accounts through a course's import, which records the course
+/// as their maker ([`may_make_students_in_course`]).
+pub fn may_create_account(actor: &User, _role: Role) -> bool {
+    actor.role == Role::Admin
+}
+
+/// Whether `actor`, teaching a course, may have its import make the accounts of students who
+/// have none: teachers and admins.
+pub fn may_make_students_in_course(actor: &User) -> bool {
+    is_teacher(actor)
 }
 
 /// Whether `actor` may change `target`'s password or role (never their own here: they have
 /// their own form, which asks for the current password). A new password is a way into the
-/// account, so a teacher resets only students whose every course they teach: otherwise one
-/// teacher could read another's course as its student.
+/// account, so a teacher resets only the students that a course of theirs made and whose every
+/// course they teach: otherwise one teacher could read another's course, or a self-registered
+/// student's practice, as that student.
 pub async fn may_change_user(domain: &Domain, actor: &User, target: &User) -> Result<bool> {
     Ok(changeable_users(domain, actor).await?.allows(target))
 }
@@ -58,18 +76,18 @@ pub async fn may_change_user(domain: &Domain, actor: &User, target: &User) -> Re
 #[derive(Debug)]
 pub struct Changeable {
     actor: User,
-    /// For a teacher: the students whose every course they teach.
+    /// For a teacher: the students they manage (see [`may_change_user`]).
     students: std::collections::HashSet<i64>,
 }
 
 impl Changeable {
     pub fn allows(&self, target: &User) -> bool {
-        if self.actor.id == target.id || !may_manage(&self.actor, target.role) {
+        if self.actor.id == target.id {
             return false;
         }
         match self.actor.role {
             Role::Admin => true,
-            Role::Teacher => self.students.contains(&target.id),
+            Role::Teacher => target.role == Role::Student && self.students.contains(&target.id),
             Role::Student => false,
         }
     }
@@ -79,7 +97,7 @@ pub async fn changeable_users(domain: &Domain, actor: &User) -> Result<Changeabl
     let students = if actor.role == Role::Teacher {
         domain
             .store
-            .students_taught_only_by(actor.id)
+            .accounts_managed_by(actor.id)
             .await?
             .into_iter()
             .collect()
@@ -92,16 +110,28 @@ pub async fn changeable_users(domain: &Domain, actor: &User) -> Result<Changeabl
     })
 }
 
+/// The accounts a users page lists for `viewer`: every one to admins; to a teacher their own,
+/// the members of the courses they teach and the accounts those courses' imports made, so that
+/// the list is no directory of the school to pick targets from.
+pub async fn listed_users(domain: &Domain, viewer: &User) -> Result<Vec<User>> {
+    require_teacher(viewer)?;
+    Ok(if is_admin(viewer) {
+        domain.store.users().await?
+    } else {
+        domain.store.users_seen_by(viewer.id).await?
+    })
+}
+
 /// Only admins give roles.
 pub fn may_change_roles(actor: &User) -> bool {
     actor.role == Role::Admin
 }
 
-/// The roles `actor` may create accounts with, from least to most.
+/// The roles `actor` may create accounts with on their own, from least to most.
 pub fn creatable_roles(actor: &User) -> Vec<Role> {
     [Role::Student, Role::Teacher, Role::Admin]
         .into_iter()
-        .filter(|role| may_manage(actor, *role))
+        .filter(|role| may_create_account(actor, *role))
         .collect()
 }
 
@@ -216,8 +246,9 @@ pub fn sees_test_data(feedback: Feedback, public: bool) -> bool {
 /// - a built-in problem's are (its tests come from the public generators; any teacher may
 ///   export them);
 /// - a teacher's upload or variant's only when the viewer owns it (admins own everything), or
-///   its owner teaches the course of the assignment the submission was made for: an owner who
-///   does not never chose to show them.
+///   its owner teaches the course of the assignment the submission was made for by their own
+///   act: an owner who does not, or who was made a co-teacher without being asked, never chose
+///   to show them.
 pub async fn reveals_hidden_tests(
     domain: &Domain,
     viewer: &User,
@@ -236,7 +267,10 @@ pub async fn reveals_hidden_tests(
     let Some(found) = domain.store.assignment(id).await? else {
         return Ok(false);
     };
-    Ok(domain.store.member_role(found.course_id, owner).await? == Some(MemberRole::Teacher))
+    Ok(matches!(
+        domain.store.membership(found.course_id, owner).await?,
+        Some((MemberRole::Teacher, origin)) if origin.shares_own_work()
+    ))
 }
 
 /// Whether `user` teaches the course of assignment `id`.
@@ -262,10 +296,10 @@ pub fn sees_member(viewer: MemberRole, member: MemberRole) -> bool {
     viewer == MemberRole::Teacher || member == MemberRole::Teacher
 }
 
-/// Whether an account may be added to a course by a teacher in `part`, or why not: students as
-/// students, teachers' and admins' accounts only as co-teachers (otherwise by their own choice
-/// of join code), so an import never shows a teacher another teacher's work.
-pub fn may_be_imported(account: &User, part: MemberRole) -> std::result::Result<(), &'static str> {
+/// Whether an account may take `part` in a course that a teacher invites it into (or, for a
+/// student's, whose import makes it), or why not: students as students, teachers' and admins'
+/// accounts only as co-teachers (they join as students only by their own choice of join code).
+pub fn may_take_part(account: &User, part: MemberRole) -> std::result::Result<(), &'static str> {
     match (part, account.role) {
         (MemberRole::Teacher, Role::Student) => Err("a student's account cannot teach"),
         (MemberRole::Student, Role::Teacher | Role::Admin) => {
@@ -342,7 +376,8 @@ pub async fn student_of(domain: &Domain, assignment: &Assignment, student: i64) 
 /// Who sees which problems. Every published problem (each built-in one, a custom one once
 /// published), signed in or not. A draft:
 /// - its owner, and admins;
-/// - its owner's co-teachers: whoever teaches a course that its owner also teaches;
+/// - its owner's co-teachers: whoever teaches a course that its owner teaches by their own act
+///   (made it, or accepted the invitation to co-teach it);
 /// - the teachers of a course with an assignment that lists it;
 /// - the students of such a course, from the assignment's opening (extensions move only the due
 ///   time).
@@ -387,7 +422,7 @@ pub async fn problem_sight(domain: &Domain, viewer: Option<&User>) -> Result<Pro
     }
     sight
         .owners
-        .extend(domain.store.fellow_teachers(user.id).await?);
+        .extend(domain.store.teachers_sharing_with(user.id).await?);
     let now = domain.now();
     sight.assigned = domain
         .store
@@ -430,19 +465,21 @@ mod tests {
     }
 
     #[test]
-    fn teachers_manage_students_and_only_admins_manage_teachers() {
+    fn only_admins_make_accounts_outside_a_course() {
         let (admin, teacher, student) = (
             user(1, Role::Admin),
             user(2, Role::Teacher),
             user(3, Role::Student),
         );
-        assert!(may_manage(&teacher, Role::Student));
-        assert!(!may_manage(&teacher, Role::Teacher));
-        assert!(!may_manage(&teacher, Role::Admin));
-        assert!(!may_manage(&student, Role::Student));
-        assert!(may_manage(&admin, Role::Admin));
-        assert_eq!(creatable_roles(&teacher), vec![Role::Student]);
+        assert!(!may_create_account(&teacher, Role::Student));
+        assert!(!may_create_account(&teacher, Role::Teacher));
+        assert!(!may_create_account(&student, Role::Student));
+        assert!(may_create_account(&admin, Role::Admin));
+        assert!(may_make_students_in_course(&teacher));
+        assert!(!may_make_students_in_course(&student));
+        assert!(creatable_roles(&teacher).is_empty());
         assert!(creatable_roles(&student).is_empty());
+        assert_eq!(creatable_roles(&admin).len(), 3);
         assert!(!may_change_roles(&teacher));
     }
 
@@ -454,7 +491,7 @@ mod tests {
     }
 
     #[test]
-    fn a_teacher_resets_only_students_wholly_in_their_courses() {
+    fn a_teacher_resets_only_the_students_their_courses_made() {
         let (admin, teacher) = (user(1, Role::Admin), user(2, Role::Teacher));
         let (theirs, elsewhere) = (user(3, Role::Student), user(5, Role::Student));
         // Nobody changes their own account here, not even an admin.
@@ -463,6 +500,7 @@ mod tests {
         assert!(changeable(&teacher, &[3]).allows(&theirs));
         assert!(!changeable(&teacher, &[3]).allows(&elsewhere));
         assert!(!changeable(&teacher, &[4]).allows(&user(4, Role::Teacher)));
+        assert!(!changeable(&teacher, &[1]).allows(&admin));
         assert!(!changeable(&user(6, Role::Student), &[3]).allows(&theirs));
     }
 
@@ -501,11 +539,11 @@ mod tests {
     }
 
     #[test]
-    fn only_students_are_imported_as_students_and_never_teach() {
-        assert!(may_be_imported(&user(3, Role::Student), MemberRole::Student).is_ok());
-        assert!(may_be_imported(&user(3, Role::Student), MemberRole::Teacher).is_err());
-        assert!(may_be_imported(&user(2, Role::Teacher), MemberRole::Student).is_err());
-        assert!(may_be_imported(&user(1, Role::Admin), MemberRole::Student).is_err());
-        assert!(may_be_imported(&user(2, Role::Teacher), MemberRole::Teacher).is_ok());
+    fn only_students_are_invited_as_students_and_never_teach() {
+        assert!(may_take_part(&user(3, Role::Student), MemberRole::Student).is_ok());
+        assert!(may_take_part(&user(3, Role::Student), MemberRole::Teacher).is_err());
+        assert!(may_take_part(&user(2, Role::Teacher), MemberRole::Student).is_err());
+        assert!(may_take_part(&user(1, Role::Admin), MemberRole::Student).is_err());
+        assert!(may_take_part(&user(2, Role::Teacher), MemberRole::Teacher).is_ok());
     }
 }

@@ -341,7 +341,8 @@ pub(crate) async fn add_user(
         .await?)
 }
 
-/// An account made by `actor`, who may make accounts of that role.
+/// An account made by `actor` on their own (not through a course), who may make accounts of
+/// that role.
 pub async fn create_user(
     domain: &Domain,
     actor: &User,
@@ -349,7 +350,7 @@ pub async fn create_user(
     role: Role,
     password: Option<String>,
 ) -> Result<User> {
-    if !access::may_manage(actor, role) {
+    if !access::may_create_account(actor, role) {
         return Err(Error::Forbidden(match role {
             Role::Student => "you may not create a student",
             Role::Teacher => "you may not create a teacher",
@@ -430,13 +431,11 @@ pub async fn change_user(
     Ok(domain.store.user_by_id(target.id).await?.unwrap_or(target))
 }
 
-/// Everyone, for the users page: each with whether `actor` may change them.
+/// The accounts the users page shows `actor` (see [`access::listed_users`]): each with whether
+/// `actor` may change them.
 pub async fn users(domain: &Domain, actor: &User) -> Result<Vec<(User, bool)>> {
-    access::require_teacher(actor)?;
     let changeable = access::changeable_users(domain, actor).await?;
-    Ok(domain
-        .store
-        .users()
+    Ok(access::listed_users(domain, actor)
         .await?
         .into_iter()
         .map(|u| {
@@ -444,6 +443,22 @@ pub async fn users(domain: &Domain, actor: &User) -> Result<Vec<(User, bool)>> {
             (u, manageable)
         })
         .collect())
+}
+
+/// The names of the accounts `ids` (for lists of what the caller may already see).
+pub async fn names(
+    domain: &Domain,
+    ids: &[i64],
+) -> Result<std::collections::BTreeMap<i64, String>> {
+    let mut names = std::collections::BTreeMap::new();
+    for &id in ids {
+        if let std::collections::btree_map::Entry::Vacant(slot) = names.entry(id)
+            && let Some(user) = domain.store.user_by_id(id).await?
+        {
+            slot.insert(user.name);
+        }
+    }
+    Ok(names)
 }
 
 #[cfg(test)]

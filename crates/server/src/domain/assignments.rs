@@ -229,10 +229,12 @@ async fn standing(domain: &Domain, assignment: &Assignment, user: &User) -> Resu
         .into_iter()
         .filter(|s| s.user_id == user.id)
         .collect();
+    // The gradebook reads who a line is for, not how they joined.
     let me = Member {
         user_id: user.id,
         name: user.name.clone(),
         role: MemberRole::Student,
+        origin: grundy_store::MemberOrigin::JoinCode,
         joined_at: 0,
     };
     let extension = Extension {

@@ -1,8 +1,12 @@
-//! Courses: a teacher creates one, students join with its code or are imported from a list,
-//! co-teachers are added the same way. A course is visible to its members only.
+//! Courses: a teacher creates one; students join with its code, or accept the invitation a
+//! teacher's import sends them (an import makes and adds the accounts of students who have none);
+//! co-teachers are invited the same way. A course is visible to its members only.
 
 use grundy_coursework::Deadlines;
-use grundy_store::{Assignment, Course, Member, MemberRole, Role, StoreError, User};
+use grundy_store::{
+    Assignment, Course, Invitation, Invited, MadeByCourse, Member, MemberOrigin, MemberRole, Role,
+    StoreError, User,
+};
 use rand::RngExt;
 
 use super::assignments::{self, Window};
@@ -118,6 +122,8 @@ pub struct Overview {
     pub members: Vec<Member>,
     /// By due time, each with the viewer's own times.
     pub assignments: Vec<Listed>,
+    /// For teachers: who was invited and has not joined (pending or declined).
+    pub invitations: Vec<Invitation>,
 }
 
 /// An assignment in its course's list.
@@ -153,10 +159,16 @@ pub async fn overview(domain: &Domain, user: &User, id: i64) -> Result<Overview>
             assignment,
         });
     }
+    let invitations = if role == MemberRole::Teacher {
+        domain.store.course_invitations(id).await?
+    } else {
+        Vec::new()
+    };
     Ok(Overview {
         membership: Membership { course, role },
         members,
         assignments: listed,
+        invitations,
     })
 }
 
@@ -168,7 +180,13 @@ pub async fn join(domain: &Domain, user: &User, code: &str) -> Result<Membership
     };
     domain
         .store
-        .add_member(course.id, user.id, MemberRole::Student, domain.now())
+        .add_member(
+            course.id,
+            user.id,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            domain.now(),
+        )
         .await?;
     let role = domain
         .store
@@ -205,15 +223,20 @@ pub struct Refused {
 /// What an import did, name by name.
 #[derive(Debug, Clone, Default, serde::Serialize, utoipa::ToSchema)]
 pub struct ImportReport {
+    /// In the course now: the accounts this import made.
     pub added: Vec<String>,
+    /// Existing accounts, asked to join: each is in the course once its person accepts (an
+    /// invitation already waiting is left as it was).
+    pub invited: Vec<String>,
     /// In the course already (their part is left as it was).
     pub already: Vec<String>,
     pub created: Vec<NewAccount>,
     pub refused: Vec<Refused>,
 }
 
-/// Adds people by name to a course the caller teaches: students (creating accounts for the
-/// missing ones if asked) or co-teachers, who must have teachers' accounts.
+/// Adds people by name to a course the caller teaches (the rule is in [`access`]): the
+/// accounts of students who have none are made and added (if asked); everyone else, student or
+/// co-teacher, is sent an invitation to accept or decline.
 pub async fn import(
     domain: &Domain,
     user: &User,
@@ -222,7 +245,7 @@ pub async fn import(
 ) -> Result<ImportReport> {
     access::teaching(domain, user, course).await?;
     // Teaching a course is not enough to make accounts: the caller's own role must allow it.
-    if import.create_missing && !access::may_manage(user, Role::Student) {
+    if import.create_missing && !access::may_make_students_in_course(user) {
         return Err(Error::Forbidden("you may not create accounts"));
     }
     let role = import.role;
@@ -243,48 +266,143 @@ pub async fn import(
             name: name.to_owned(),
             reason: reason.to_owned(),
         };
-        let member = match domain.store.user_by_name(name).await? {
-            Some(found) => found,
-            None if import.create_missing && role == MemberRole::Student => {
-                let password = random_code(PASSWORD_LENGTH).to_lowercase();
-                match accounts::add_user(domain, name, Role::Student, Some(password.clone())).await
-                {
-                    Ok(created) => {
-                        report.created.push(NewAccount {
-                            name: name.to_owned(),
-                            password,
-                        });
-                        created
-                    }
-                    // A bad name, or one taken meanwhile: the others go on, so passwords
-                    // already made are still reported.
-                    Err(Error::BadRequest(reason) | Error::Conflict(reason)) => {
-                        report.refused.push(refuse(&reason));
-                        continue;
-                    }
-                    Err(other) => return Err(other),
-                }
-            }
-            None => {
+        let Some(member) = domain.store.user_by_name(name).await? else {
+            if !(import.create_missing && role == MemberRole::Student) {
                 report.refused.push(refuse("no such user"));
                 continue;
             }
+            let password = random_code(PASSWORD_LENGTH).to_lowercase();
+            match accounts::add_user(domain, name, Role::Student, Some(password.clone())).await {
+                Ok(created) => {
+                    domain
+                        .store
+                        .add_new_account(course, created.id, domain.now())
+                        .await?;
+                    report.added.push(created.name);
+                    report.created.push(NewAccount {
+                        name: name.to_owned(),
+                        password,
+                    });
+                }
+                // A bad name, or one taken meanwhile: the others go on, so passwords already
+                // made are still reported.
+                Err(Error::BadRequest(reason) | Error::Conflict(reason)) => {
+                    report.refused.push(refuse(&reason));
+                }
+                Err(other) => return Err(other),
+            }
+            continue;
         };
-        if let Err(reason) = access::may_be_imported(&member, role) {
+        if let Err(reason) = access::may_take_part(&member, role) {
             report.refused.push(refuse(reason));
             continue;
         }
-        if domain
+        match domain
             .store
-            .add_member(course, member.id, role, domain.now())
+            .invite(course, member.id, role, user.id, domain.now())
             .await?
         {
-            report.added.push(member.name);
-        } else {
-            report.already.push(member.name);
+            Invited::Sent | Invited::Pending => report.invited.push(member.name),
+            Invited::Member => report.already.push(member.name),
+            Invited::Declined => report.refused.push(refuse(DECLINED)),
         }
     }
     Ok(report)
+}
+
+/// Why an import leaves out someone who said no.
+const DECLINED: &str = "declined an earlier invitation (they may still join with the code)";
+
+/// An invitation waiting for its person's answer, with what accepting it means.
+#[derive(Debug)]
+pub struct Pending {
+    pub invitation: Invitation,
+    /// The course's teachers now: whom a co-teacher would share drafts and hidden tests with,
+    /// and who would see a student's work for the course.
+    pub teachers: Vec<String>,
+}
+
+/// The invitations waiting for the caller's answer, newest first.
+pub async fn invitations(domain: &Domain, user: &User) -> Result<Vec<Pending>> {
+    let mut pending = Vec::new();
+    for invitation in domain.store.invitations_of(user.id).await? {
+        let teachers = domain
+            .store
+            .members(invitation.course_id)
+            .await?
+            .into_iter()
+            .filter(|m| m.role == MemberRole::Teacher)
+            .map(|m| m.name)
+            .collect();
+        pending.push(Pending {
+            invitation,
+            teachers,
+        });
+    }
+    Ok(pending)
+}
+
+/// The caller's pending invitation `id`, or "not found" (someone else's, answered, withdrawn).
+async fn pending_invitation(domain: &Domain, user: &User, id: i64) -> Result<Invitation> {
+    domain
+        .store
+        .invitation(id, user.id)
+        .await?
+        .filter(|i| i.declined_at.is_none())
+        .ok_or_else(|| Error::NotFound(format!("invitation {id}")))
+}
+
+/// The caller accepts invitation `id`: they are in the course, in the part it offered.
+pub async fn accept(domain: &Domain, user: &User, id: i64) -> Result<Membership> {
+    let invitation = pending_invitation(domain, user, id).await?;
+    // The account's role may have changed since the teacher asked.
+    access::may_take_part(user, invitation.role).map_err(Error::Forbidden)?;
+    let Some((course, role)) = domain
+        .store
+        .accept_invitation(id, user.id, domain.now())
+        .await?
+    else {
+        return Err(Error::NotFound(format!("invitation {id}")));
+    };
+    let course = domain
+        .store
+        .course(course)
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("course {course}")))?;
+    tracing::info!(user = %user.name, course = course.id, role = role.as_str(), "invitation accepted");
+    Ok(Membership { course, role })
+}
+
+/// The caller declines invitation `id`; the course's teachers see that, and cannot ask again.
+pub async fn decline(domain: &Domain, user: &User, id: i64) -> Result<()> {
+    pending_invitation(domain, user, id).await?;
+    if domain
+        .store
+        .decline_invitation(id, user.id, domain.now())
+        .await?
+    {
+        Ok(())
+    } else {
+        Err(Error::NotFound(format!("invitation {id}")))
+    }
+}
+
+/// A teacher of the course takes back its pending invitation of `member`.
+pub async fn withdraw(domain: &Domain, user: &User, course: i64, member: i64) -> Result<()> {
+    access::teaching(domain, user, course).await?;
+    if domain.store.withdraw_invitation(course, member).await? {
+        Ok(())
+    } else {
+        Err(Error::NotFound(format!("invitation of user {member}")))
+    }
+}
+
+/// For an admin's review: every membership that a teacher made without its member's act (before
+/// invitations existed), by course. Each stays until the admin or a teacher of the course removes
+/// it; a co-teacher so added shares no drafts or hidden tests meanwhile.
+pub async fn made_by_courses(domain: &Domain, user: &User) -> Result<Vec<MadeByCourse>> {
+    access::require_admin(user)?;
+    Ok(domain.store.memberships_made_by_courses().await?)
 }
 
 /// Takes someone out of a course the caller teaches (their submissions stay); the last teacher

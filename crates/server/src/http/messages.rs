@@ -57,6 +57,11 @@ pub fn judge_message(locale: Locale, message: &str) -> String {
     (Ui::of(locale).judge_words)(message).unwrap_or_else(|| message.to_owned())
 }
 
+/// What accepting an invitation to take `role` in a course shares, for a reader of `locale`.
+pub fn invitation_shares(locale: Locale, role: grundy_store::MemberRole) -> &'static str {
+    (Ui::of(locale).invitation_shares)(role)
+}
+
 /// A refusal in Vietnamese. The operations word their refusals in English; each is rendered
 /// here with its detail (the name, the number, the time). A refusal worded elsewhere (a
 /// package's or a game's own message) says what kind of refusal it is and keeps its own words
@@ -134,6 +139,8 @@ fn missing(what: &str) -> Option<String> {
         ("course {}", "lớp {}"),
         ("user {}", "người dùng {}"),
         ("member {}", "thành viên {}"),
+        ("invitation of user {}", "lời mời của người dùng {}"),
+        ("invitation {}", "lời mời {}"),
         ("token {}", "mã truy cập (token) {}"),
     ];
     fill(THINGS, what)
@@ -317,6 +324,10 @@ fn known(english: &str) -> Option<&'static str> {
         "admins only" | "only admins change roles" => "Chỉ người quản trị mới làm được việc này.",
         "a course title has 1 to 200 characters" => "Tên lớp dài từ 1 đến 200 ký tự.",
         "a course keeps at least one teacher" => "Lớp phải còn ít nhất một giáo viên.",
+        "a student's account cannot teach" => "Tài khoản học sinh không thể làm giáo viên.",
+        "not a student's account (add it as a co-teacher)" => {
+            "Đây không phải tài khoản học sinh (hãy mời với vai trò giáo viên cùng dạy)."
+        }
         "this draw is pinned; unpin it to regenerate" => {
             "Bộ dữ liệu này đã được cố định; hãy bỏ cố định trước khi sinh lại."
         }

@@ -43,10 +43,43 @@ impl CourseLine {
     }
 }
 
+/// An invitation as its person reads it, with the forms that answer it.
+pub(super) struct InvitationLine {
+    pub(super) id: i64,
+    /// Who invites whom to what.
+    pub(super) line: String,
+    /// What accepting shares, and with whom.
+    pub(super) shares: &'static str,
+    pub(super) teachers: String,
+}
+
+/// The invitations waiting for `user`'s answer, in their language: on their course list and
+/// their home page.
+pub(super) async fn invitation_lines(
+    state: &AppState,
+    user: &User,
+) -> Result<Vec<InvitationLine>, PageError> {
+    let ui = words_for(Some(user));
+    Ok(courses::invitations(&state.domain, user)
+        .await?
+        .into_iter()
+        .map(|pending| {
+            let i = &pending.invitation;
+            InvitationLine {
+                id: i.id,
+                line: (ui.invitation_line)(i.invited_by.as_deref(), &i.course_title, i.role),
+                shares: (ui.invitation_shares)(i.role),
+                teachers: pending.teachers.join(", "),
+            }
+        })
+        .collect())
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "courses/list.html")]
 pub(super) struct CoursesPage {
     frame: Frame,
+    invitations: Vec<InvitationLine>,
     courses: Vec<CourseLine>,
     error: Option<String>,
 }
@@ -62,10 +95,58 @@ async fn courses_page(
         .map(|membership| CourseLine::of(&membership))
         .collect();
     Ok(CoursesPage {
+        invitations: invitation_lines(state, &user).await?,
         frame: Frame::new(Some(user), "").titled(|ui| ui.courses),
         courses,
         error,
     })
+}
+
+/// Accepting opens the course.
+pub(super) async fn accept_invitation(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    match courses::accept(&state.domain, &user, id).await {
+        Ok(joined) => Ok(Redirect::to(&format!("/courses/{}", joined.course.id)).into_response()),
+        Err(e) => {
+            let message = words_for(Some(&user)).error(&e);
+            let page = courses_page(&state, user, Some(message)).await?;
+            refused(e, page)
+        }
+    }
+}
+
+pub(super) async fn decline_invitation(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    match courses::decline(&state.domain, &user, id).await {
+        Ok(()) => Ok(Redirect::to("/courses").into_response()),
+        Err(e) => {
+            let message = words_for(Some(&user)).error(&e);
+            let page = courses_page(&state, user, Some(message)).await?;
+            refused(e, page)
+        }
+    }
+}
+
+pub(super) async fn withdraw_invitation(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path((id, invitee)): Path<(i64, i64)>,
+) -> Result<Response, PageError> {
+    courses::teaching(&state.domain, &user, id).await?;
+    match courses::withdraw(&state.domain, &user, id, invitee).await {
+        Ok(()) => Ok(Redirect::to(&format!("/courses/{id}")).into_response()),
+        Err(e) => {
+            let message = words_for(Some(&user)).error(&e);
+            let page = course_page(&state, user, id, None, Some(message)).await?;
+            refused(e, page)
+        }
+    }
 }
 
 pub(super) async fn list(
@@ -119,7 +200,18 @@ struct MemberLine {
     id: i64,
     name: String,
     role: &'static str,
+    /// How they came to be in the course, in words.
+    origin: &'static str,
     joined: i64,
+}
+
+/// An invitation of the course not accepted, as its teachers see it.
+struct InviteeLine {
+    id: i64,
+    name: String,
+    role: &'static str,
+    invited: i64,
+    declined: bool,
 }
 
 struct AssignmentLine {
@@ -138,6 +230,7 @@ pub(super) struct CoursePage {
     course: CourseLine,
     teaching: bool,
     members: Vec<MemberLine>,
+    invitees: Vec<InviteeLine>,
     /// How many of the members are students (an empty course says what to do next).
     student_count: usize,
     assignments: Vec<AssignmentLine>,
@@ -158,6 +251,7 @@ async fn course_page(
         .iter()
         .filter(|m| m.role == MemberRole::Student)
         .count();
+    let ui = words_for(Some(&user));
     let members = overview
         .members
         .into_iter()
@@ -165,7 +259,19 @@ async fn course_page(
             id: m.user_id,
             name: m.name,
             role: m.role.as_str(),
+            origin: (ui.member_origin)(m.origin),
             joined: m.joined_at,
+        })
+        .collect();
+    let invitees = overview
+        .invitations
+        .into_iter()
+        .map(|i| InviteeLine {
+            id: i.user_id,
+            name: i.name,
+            role: i.role.as_str(),
+            invited: i.invited_at,
+            declined: i.declined_at.is_some(),
         })
         .collect();
     let assignments = overview
@@ -184,6 +290,7 @@ async fn course_page(
         teaching: overview.membership.teaching(),
         course: CourseLine::of(&overview.membership),
         members,
+        invitees,
         student_count,
         assignments,
         report,

@@ -70,6 +70,15 @@ pub(crate) fn routes(limits: HttpLimits) -> Router<AppState> {
         .route("/courses/{id}", get(courses::course))
         .route("/courses/{id}/members", post(courses::import))
         .route(
+            "/courses/{id}/invitations/{user}/withdraw",
+            post(courses::withdraw_invitation),
+        )
+        .route("/invitations/{id}/accept", post(courses::accept_invitation))
+        .route(
+            "/invitations/{id}/decline",
+            post(courses::decline_invitation),
+        )
+        .route(
             "/courses/{id}/members/{user}/remove",
             get(courses::confirm_remove_member).post(courses::remove_member),
         )

@@ -46,6 +46,8 @@ pub(super) struct ProblemListPage {
     problems: Vec<ProblemLine>,
     tags: Vec<String>,
     tag: Option<String>,
+    /// Invitations into courses waiting for the signed-in reader's answer.
+    invitations: Vec<super::courses::InvitationLine>,
 }
 
 pub(super) async fn problem_list(
@@ -57,6 +59,10 @@ pub(super) async fn problem_list(
     let marks = problems::marks(domain, user.as_ref()).await?;
     let tag = query.tag.filter(|t| !t.is_empty());
     let tags = problems::tags(domain, user.as_ref()).await?;
+    let invitations = match &user {
+        Some(user) => super::courses::invitation_lines(&state, user).await?,
+        None => Vec::new(),
+    };
     let mut frame = Frame::new(user, "");
     frame.title = frame.ui.problems.to_owned();
     let user = frame.user.as_ref();
@@ -82,6 +88,7 @@ pub(super) async fn problem_list(
         .collect();
     Ok(ProblemListPage {
         frame,
+        invitations,
         problems,
         tags,
         tag,

@@ -512,7 +512,6 @@ pub(super) async fn submissions(
         })
         .collect();
     let users = accounts::users(&state.domain, &viewer).await?;
-    let names: BTreeMap<i64, &str> = users.iter().map(|(u, _)| (u.id, u.name.as_str())).collect();
     let author = match &user {
         Some(name) => match users
             .iter()
@@ -539,6 +538,9 @@ pub(super) async fn submissions(
     )
     .await?;
     let (found, older) = one_page(found);
+    // Authors by id: a student who has left the course still wrote what its teachers see.
+    let authors: Vec<i64> = found.iter().map(|s| s.user_id).collect();
+    let names = accounts::names(&state.domain, &authors).await?;
     let query = |before: Option<i64>| {
         let mut parts = Vec::new();
         let (course, assignment) = (
@@ -585,7 +587,7 @@ pub(super) async fn submissions(
         submissions: found
             .iter()
             .map(|s| {
-                let name = names.get(&s.user_id).copied().unwrap_or("?");
+                let name = names.get(&s.user_id).map_or("?", String::as_str);
                 SubmissionLine::of(&state, words_for(Some(&viewer)), s, name)
             })
             .collect(),

@@ -124,6 +124,24 @@ impl Server {
     }
 }
 
+#[allow(dead_code)] // each test binary uses its own part
+impl Server {
+    /// Accepts, as the holder of `token`, every invitation waiting for them; how many there were.
+    pub async fn accept_invitations(&self, token: &str) -> usize {
+        let (status, listed) = self
+            .call(reqwest::Method::GET, "/api/v1/invitations", token, None)
+            .await;
+        assert_eq!(status, 200, "{listed}");
+        let invitations = listed["invitations"].as_array().unwrap();
+        for invitation in invitations {
+            let path = format!("/api/v1/invitations/{}/accept", invitation["id"]);
+            let (status, joined) = self.call(reqwest::Method::POST, &path, token, None).await;
+            assert_eq!(status, 200, "{joined}");
+        }
+        invitations.len()
+    }
+}
+
 /// A zip of `(path, text)` files: a problem package to upload.
 #[allow(dead_code)]
 pub fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {

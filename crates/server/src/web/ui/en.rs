@@ -1,7 +1,7 @@
 //! The English table.
 
 use grundy_judge::Verdict;
-use grundy_store::{Feedback, Scoring};
+use grundy_store::{Feedback, MemberOrigin, MemberRole, Scoring};
 
 use super::Ui;
 use crate::registry::Origin;
@@ -384,4 +384,38 @@ pub(super) static ENGLISH: Ui = Ui {
     range_not_a_number: "The range to compute is not a whole number.",
     import_refusal: |reason| reason.to_owned(),
     new_accounts_hint: "Give each student their password; they sign in with it and change it on their Account page (their name at the top of every page).",
+    invitations: "Invitations",
+    invitation_line: |by, course, part| {
+        let by = by.unwrap_or("A teacher");
+        match part {
+            MemberRole::Student => format!("{by} invites you to join {course} as a student."),
+            MemberRole::Teacher => format!("{by} invites you to teach {course} with them."),
+        }
+    },
+    invitation_shares: |part| match part {
+        MemberRole::Student => {
+            "If you accept, the course's teachers see what you submit for its assignments (never your own practice)."
+        }
+        MemberRole::Teacher => {
+            "If you accept, the course's other teachers see your draft problems and the hidden tests of your problems in its assignments, and you see its students' work for them."
+        }
+    },
+    course_teachers: "Teachers",
+    accept: "Accept",
+    decline: "Decline",
+    invited: "Invited (they join once they accept)",
+    invited_heading: "Invited, not joined",
+    invited_hint: "Someone who already has an account joins only by accepting your invitation, on their Courses page. Someone who declined is not asked again; they may still join with the course's code.",
+    invitation_waiting: "waiting for an answer",
+    invitation_declined: "declined",
+    withdraw: "Withdraw",
+    member_origin_heading: "How they joined",
+    member_origin: |origin| match origin {
+        MemberOrigin::Created => "made the course",
+        MemberOrigin::JoinCode => "joined with the code",
+        MemberOrigin::Invitation => "accepted an invitation",
+        MemberOrigin::NewAccount => "account made by this course",
+        MemberOrigin::Course => "added before invitations (not asked)",
+    },
+    users_teacher_hint: "These are the people of your courses. Students' accounts are made on a course's page (Add students or co-teachers, with \"Create accounts for students who have none\"); you may set a new password for those your courses made, while they are in no other teacher's course. Everyone else's account is theirs and the admins'.",
 };

@@ -14,7 +14,7 @@ use std::borrow::Borrow;
 use grundy_judge::naming::Group;
 use grundy_judge::{SubtaskResult, Verdict};
 use grundy_problems::play::Side;
-use grundy_store::{Feedback, Scoring, SubmissionStatus};
+use grundy_store::{Feedback, MemberOrigin, MemberRole, Scoring, SubmissionStatus};
 
 use crate::domain::Error;
 use crate::locale::Locale;
@@ -347,6 +347,30 @@ pub struct Ui {
     pub import_refusal: fn(&str) -> String,
     /// Under the new accounts' passwords: where a student changes theirs.
     pub new_accounts_hint: &'static str,
+    /// Invitations into courses waiting for the reader's answer.
+    pub invitations: &'static str,
+    /// `(who invited, if known, course title, part offered)`: one invitation as its person reads
+    /// it.
+    pub invitation_line: fn(Option<&str>, &str, MemberRole) -> String,
+    /// What accepting an invitation to take this part shares, and with whom.
+    pub invitation_shares: fn(MemberRole) -> &'static str,
+    /// Before the names of a course's teachers.
+    pub course_teachers: &'static str,
+    pub accept: &'static str,
+    pub decline: &'static str,
+    /// In an import's report: existing accounts asked to join.
+    pub invited: &'static str,
+    /// Over a course's invitations not accepted, for its teachers.
+    pub invited_heading: &'static str,
+    pub invited_hint: &'static str,
+    pub invitation_waiting: &'static str,
+    pub invitation_declined: &'static str,
+    pub withdraw: &'static str,
+    /// The column of how each member came to be in the course.
+    pub member_origin_heading: &'static str,
+    pub member_origin: fn(MemberOrigin) -> &'static str,
+    /// On the users page of a teacher, who makes no accounts there.
+    pub users_teacher_hint: &'static str,
 }
 
 impl Ui {

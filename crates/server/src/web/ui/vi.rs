@@ -2,7 +2,7 @@
 //! nhóm test, hạn nộp), not a word-for-word rendering of the English one.
 
 use grundy_judge::Verdict;
-use grundy_store::{Feedback, Scoring};
+use grundy_store::{Feedback, MemberOrigin, MemberRole, Scoring};
 
 use super::Ui;
 use crate::registry::Origin;
@@ -394,7 +394,49 @@ pub(super) static VIETNAMESE: Ui = Ui {
         "a user name has 1 to 64 letters, digits, '.', '-' or '_'" => {
             "tên đăng nhập dài từ 1 đến 64 ký tự, chỉ gồm chữ cái, chữ số, '.', '-' hoặc '_'".into()
         }
+        "declined an earlier invitation (they may still join with the code)" => {
+            "đã từ chối lời mời trước (vẫn có thể tự vào lớp bằng mã lớp)".into()
+        }
         other => format!("không thêm được ({other})"),
     },
     new_accounts_hint: "Hãy đưa mật khẩu cho từng học sinh; các em đăng nhập bằng mật khẩu này rồi tự đổi ở trang Tài khoản (bấm vào tên mình ở đầu trang).",
+    invitations: "Lời mời vào lớp",
+    invitation_line: |by, course, part| match (by, part) {
+        (Some(by), MemberRole::Student) => {
+            format!("{by} mời em vào lớp {course} với vai trò học sinh.")
+        }
+        (None, MemberRole::Student) => {
+            format!("Giáo viên của lớp {course} mời em vào lớp với vai trò học sinh.")
+        }
+        (Some(by), MemberRole::Teacher) => format!("{by} mời thầy cô cùng dạy lớp {course}."),
+        (None, MemberRole::Teacher) => {
+            format!("Giáo viên của lớp {course} mời thầy cô cùng dạy lớp.")
+        }
+    },
+    invitation_shares: |part| match part {
+        MemberRole::Student => {
+            "Khi em nhận lời, giáo viên của lớp sẽ xem được các bài em nộp cho bài tập của lớp (không xem bài em tự luyện)."
+        }
+        MemberRole::Teacher => {
+            "Khi nhận lời, các giáo viên khác của lớp sẽ xem được các bài nháp của thầy cô và test ẩn của những bài thầy cô đưa vào bài tập của lớp; thầy cô cũng xem được bài làm của học sinh trong lớp."
+        }
+    },
+    course_teachers: "Giáo viên",
+    accept: "Nhận lời",
+    decline: "Từ chối",
+    invited: "Đã gửi lời mời (vào lớp khi nhận lời)",
+    invited_heading: "Đã mời, chưa vào lớp",
+    invited_hint: "Người đã có tài khoản chỉ vào lớp khi tự nhận lời mời ở trang Lớp học của mình. Ai đã từ chối thì không được mời lại, nhưng vẫn có thể tự vào lớp bằng mã lớp.",
+    invitation_waiting: "đang chờ trả lời",
+    invitation_declined: "đã từ chối",
+    withdraw: "Rút lời mời",
+    member_origin_heading: "Cách vào lớp",
+    member_origin: |origin| match origin {
+        MemberOrigin::Created => "người tạo lớp",
+        MemberOrigin::JoinCode => "tự vào bằng mã lớp",
+        MemberOrigin::Invitation => "đã nhận lời mời",
+        MemberOrigin::NewAccount => "tài khoản do lớp tạo",
+        MemberOrigin::Course => "được thêm trước khi có lời mời (chưa được hỏi ý)",
+    },
+    users_teacher_hint: "Đây là những người trong các lớp của thầy cô. Tài khoản học sinh được tạo ở trang của lớp (mục «Thêm học sinh hoặc giáo viên cùng dạy», chọn «Tạo tài khoản cho học sinh chưa có»); thầy cô đặt lại được mật khẩu cho các tài khoản do lớp mình tạo, khi học sinh đó chưa vào lớp của giáo viên khác. Các tài khoản khác do chính chủ và người quản trị quản lý.",
 };

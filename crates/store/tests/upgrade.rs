@@ -1,0 +1,181 @@
+//! Databases made by earlier releases upgrade in place: the migrations up to a release are run
+//! on a fresh database, rows are written as that release wrote them, and opening it with the
+//! current [`Store`] runs the rest. On SQLite and, where a server answers, PostgreSQL.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use grundy_store::{MemberOrigin, MemberRole, Store};
+use sqlx::migrate::Migrator;
+
+/// The migrations of `backend` (`sqlite` or `postgres`) up to and including `version`.
+async fn migrations_up_to(backend: &str, version: i64) -> Migrator {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../migrations")
+        .join(backend);
+    let all = Migrator::new(dir).await.unwrap();
+    Migrator::with_migrations(
+        all.iter()
+            .filter(|m| m.version <= version)
+            .cloned()
+            .collect(),
+    )
+}
+
+/// Rows as release 0010 (before consent) wrote them: Tom made course 1 and then added Bob as a
+/// co-teacher, Sue (registered long before) as a student, and Ann, whose account his import made
+/// moments before adding her.
+const BEFORE_CONSENT: &[&str] = &[
+    "INSERT INTO users (id, name, name_key, role, password_hash, created_at) VALUES \
+     (1, 'tom', 'tom', 'teacher', NULL, 1000), (2, 'bob', 'bob', 'teacher', NULL, 1000), \
+     (3, 'ann', 'ann', 'student', NULL, 5000), (4, 'sue', 'sue', 'student', NULL, 1000)",
+    "INSERT INTO courses (id, title, join_code, created_at) VALUES (1, 'Games', 'GAME2345', 2000)",
+    "INSERT INTO course_members (course_id, user_id, role, joined_at) VALUES \
+     (1, 1, 'teacher', 2000), (1, 2, 'teacher', 3000), (1, 3, 'student', 5003), \
+     (1, 4, 'student', 60000)",
+];
+
+/// What the consent migration makes of [`BEFORE_CONSENT`].
+async fn memberships_are_kept_and_marked(store: Store) {
+    let origins: Vec<(String, MemberRole, MemberOrigin)> = store
+        .members(1)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.name, m.role, m.origin))
+        .collect();
+    assert_eq!(
+        origins,
+        [
+            ("bob".into(), MemberRole::Teacher, MemberOrigin::Course),
+            ("tom".into(), MemberRole::Teacher, MemberOrigin::Created),
+            ("ann".into(), MemberRole::Student, MemberOrigin::NewAccount),
+            ("sue".into(), MemberRole::Student, MemberOrigin::Course),
+        ],
+        "everyone stays; only the maker and the import's own account are anyone's act"
+    );
+    // The course's teachers manage the account its import made, never Sue's.
+    assert_eq!(store.accounts_managed_by(1).await.unwrap(), [3]);
+    assert_eq!(store.accounts_managed_by(2).await.unwrap(), [3]);
+    // Bob, added unasked, shares nothing of his; he still sees what Tom shares by making it.
+    assert_eq!(store.teachers_sharing_with(1).await.unwrap(), [1]);
+    assert_eq!(store.teachers_sharing_with(2).await.unwrap(), [1, 2]);
+    let review: Vec<String> = store
+        .memberships_made_by_courses()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(review, ["bob", "sue"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memberships_from_before_consent_are_kept_and_marked_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grundy.db");
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true)
+        .foreign_keys(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    migrations_up_to("sqlite", 10)
+        .await
+        .run(&pool)
+        .await
+        .unwrap();
+    for statement in BEFORE_CONSENT {
+        sqlx::query(*statement).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let store = Store::open_sqlite(&path).await.unwrap();
+    memberships_are_kept_and_marked(store.clone()).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memberships_from_before_consent_are_kept_and_marked_on_postgres() {
+    let test = "memberships_from_before_consent_are_kept_and_marked_on_postgres";
+    let Some(database) = Database::create(test).await else {
+        return;
+    };
+    let pool = sqlx::PgPool::connect(&database.url).await.unwrap();
+    migrations_up_to("postgres", 10)
+        .await
+        .run(&pool)
+        .await
+        .unwrap();
+    for statement in BEFORE_CONSENT {
+        sqlx::query(*statement).execute(&pool).await.unwrap();
+    }
+    // Rows written with their ids leave the sequences behind; the release's own inserts never
+    // did.
+    for table in ["users", "courses"] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))"
+        )))
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+    let store = Store::connect(&database.url).await.unwrap();
+    memberships_are_kept_and_marked(store.clone()).await;
+    store.close().await;
+    database.drop().await;
+}
+
+/// A fresh PostgreSQL database, or `None` (the test skips, saying so) where no server answers
+/// outside CI.
+struct Database {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl Database {
+    async fn create(test: &str) -> Option<Database> {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let admin_url = std::env::var("GRUNDY_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let admin = match sqlx::PgPool::connect(&admin_url).await {
+            Ok(pool) => pool,
+            Err(e) => {
+                if std::env::var("CI").is_ok_and(|v| v == "true") {
+                    panic!("{test}: PostgreSQL at {admin_url} is required in CI: {e}");
+                }
+                eprintln!("SKIPPED {test}: no PostgreSQL at {admin_url} ({e})");
+                return None;
+            }
+        };
+        let name = format!(
+            "grundy_upgrade_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&admin)
+            .await
+            .unwrap();
+        admin.close().await;
+        let (base, _) = admin_url.rsplit_once('/').expect("a database URL");
+        let url = format!("{base}/{name}");
+        Some(Database {
+            admin_url,
+            name,
+            url,
+        })
+    }
+
+    async fn drop(self) {
+        let admin = sqlx::PgPool::connect(&self.admin_url).await.unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {} WITH (FORCE)",
+            self.name
+        )))
+        .execute(&admin)
+        .await
+        .unwrap();
+        admin.close().await;
+    }
+}
