@@ -424,7 +424,7 @@ fn memberships_to_review(data: DataArgs) -> Result<ExitCode> {
         }
         println!("{table}");
         println!(
-            "{} memberships made by a course's teacher without their member's act",
+            "to review: {} (added by a teacher of the course before invitations existed)",
             found.len()
         );
         Ok(ExitCode::SUCCESS)

@@ -988,3 +988,74 @@ async fn a_program_runs_on_the_students_own_instances_in_an_assignment() {
         );
     }
 }
+
+/// `grundy admin memberships` lists, for an admin's review, the memberships that a teacher made
+/// without asking (from before invitations), and says so when there are none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_reviews_memberships_nobody_agreed_to() {
+    use grundy_store::{MemberOrigin, MemberRole, Role, Store};
+    let data = tempfile::tempdir().unwrap();
+    let data_dir = data.path().to_str().unwrap();
+    let review = || {
+        let out = grundy_command(&["admin", "memberships", "--data-dir", data_dir])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(review().contains("no memberships to review"));
+    let store = Store::open_sqlite(&data.path().join("grundy.db"))
+        .await
+        .unwrap();
+    let tom = store
+        .create_user("tom", Role::Teacher, None, 1)
+        .await
+        .unwrap();
+    let sue = store
+        .create_user("sue", Role::Student, None, 1)
+        .await
+        .unwrap();
+    let ann = store
+        .create_user("ann", Role::Student, None, 1)
+        .await
+        .unwrap();
+    let course = store
+        .create_course("Games 10A", "GAME2345", tom.id, 1)
+        .await
+        .unwrap();
+    store
+        .add_member(
+            course.id,
+            sue.id,
+            MemberRole::Student,
+            MemberOrigin::Course,
+            2,
+        )
+        .await
+        .unwrap();
+    store
+        .add_member(
+            course.id,
+            ann.id,
+            MemberRole::Student,
+            MemberOrigin::JoinCode,
+            2,
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    let listed = review();
+    assert!(
+        listed.contains("Games 10A") && listed.contains("sue"),
+        "{listed}"
+    );
+    assert!(
+        !listed.contains("ann") && !listed.contains("│ tom"),
+        "{listed}"
+    );
+    assert!(listed.contains("to review: 1 "), "{listed}");
+}

@@ -1796,3 +1796,114 @@ async fn tables_name_problems_and_languages_and_count_attempts_in_words() {
     assert!(book.html.contains("2 attempts"), "{}", book.html);
     server.stop().await;
 }
+
+/// An invitation is answered on the pages, in the reader's language: it waits on her home page
+/// and her course list, says what accepting shares, and only her answer puts her in the course.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invitations_are_answered_on_the_pages_in_vietnamese() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), Registration::Closed).await;
+    let tam = server.user("tam", Role::Teacher).await;
+    let lan = server.user("lan", Role::Student).await;
+    let minh = server.user("minh", Role::Student).await;
+    let store = &server.state.domain.store;
+    for who in [lan.id, minh.id] {
+        store.set_locale(who, Some("vi")).await.unwrap();
+    }
+    let course = store
+        .create_course("Lớp 10A", "LOP10A23", tam.id, 1)
+        .await
+        .unwrap();
+    let imported = page(
+        server
+            .post(&format!("/courses/{}/members", course.id), tam.cookie())
+            .form(&[("names", "lan\nminh"), ("role", "student")]),
+    )
+    .await;
+    assert_html(&imported, 200);
+    assert!(
+        imported.html.contains(r#"id="import-invited""#),
+        "{}",
+        imported.html
+    );
+    assert!(
+        imported.html.contains(r#"data-invitee="lan""#),
+        "{}",
+        imported.html
+    );
+
+    for path in ["/", "/courses"] {
+        let home = page(server.get(path, lan.cookie())).await;
+        assert_html(&home, 200);
+        assert!(
+            home.html.contains(r#"id="invitations""#),
+            "{path}: {}",
+            home.html
+        );
+        assert!(
+            home.html
+                .contains("tam mời em vào lớp Lớp 10A với vai trò học sinh."),
+            "{path}: {}",
+            home.html
+        );
+        assert!(home.html.contains("Khi em nhận lời"), "{path}");
+        assert!(home.html.contains("Nhận lời") && home.html.contains("Từ chối"));
+    }
+    let ids = |who: i64| async move {
+        store
+            .invitations_of(who)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|i| i.id)
+            .collect::<Vec<_>>()
+    };
+    let (lans, minhs) = (ids(lan.id).await[0], ids(minh.id).await[0]);
+    // Nobody answers for her: Minh's answer to Lan's invitation finds nothing.
+    let meddled = page(
+        server
+            .post(&format!("/invitations/{lans}/accept"), minh.cookie())
+            .form(&[("x", "")]),
+    )
+    .await;
+    assert_html(&meddled, 404);
+    assert!(
+        meddled.html.contains("Không tìm thấy lời mời"),
+        "{}",
+        meddled.html
+    );
+    assert_eq!(store.member_role(course.id, minh.id).await.unwrap(), None);
+
+    let accepted = page(
+        server
+            .post(&format!("/invitations/{lans}/accept"), lan.cookie())
+            .form(&[("x", "")]),
+    )
+    .await;
+    assert_eq!(accepted.status, 303, "{}", accepted.html);
+    assert_eq!(accepted.location, format!("/courses/{}", course.id));
+    let declined = page(
+        server
+            .post(&format!("/invitations/{minhs}/decline"), minh.cookie())
+            .form(&[("x", "")]),
+    )
+    .await;
+    assert_eq!(declined.status, 303, "{}", declined.html);
+    assert_eq!(
+        store.member_role(course.id, lan.id).await.unwrap(),
+        Some(grundy_store::MemberRole::Student)
+    );
+    assert_eq!(store.member_role(course.id, minh.id).await.unwrap(), None);
+    let home = page(server.get("/", lan.cookie())).await;
+    assert!(!home.html.contains(r#"id="invitations""#), "answered");
+    // The teacher sees who joined how, and who declined.
+    let seen = page(server.get(&format!("/courses/{}", course.id), tam.cookie())).await;
+    assert!(
+        seen.html.contains("accepted an invitation"),
+        "{}",
+        seen.html
+    );
+    assert!(seen.html.contains(r#"data-invitee="minh""#));
+    assert!(seen.html.contains("declined"));
+    server.stop().await;
+}

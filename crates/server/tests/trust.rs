@@ -1,8 +1,9 @@
 //! The trust boundary between users, tried from the side of the user who must be refused, on
 //! SQLite and PostgreSQL, with a clock the test moves: password resets across courses, package
 //! downloads, a problem's owner and other courses' work, a demoted teacher, API tokens that
-//! expire and are revoked, practice feedback while an assignment keeps its tests back, and
-//! explanations of wrong answers, which follow the feedback level.
+//! expire and are revoked, practice feedback while an assignment keeps its tests back,
+//! explanations of wrong answers, which follow the feedback level, and consent: nobody is put in
+//! a course, or made a co-teacher, without saying yes.
 //!
 //! Judging is done by the test itself through the store's queue, as in `courses.rs`.
 
@@ -15,7 +16,7 @@ use common::{Postgres, Server, zip_of};
 use grundy_judge::{TestName, Verdict};
 use grundy_server::domain::accounts;
 use grundy_server::{Clock, RequestLimits, SESSION_COOKIE};
-use grundy_store::{MemberRole, Outcome, Role, Store, TestRow, User};
+use grundy_store::{MemberOrigin, MemberRole, Outcome, Role, Store, TestRow, User};
 use reqwest::header::{COOKIE, ORIGIN};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -786,6 +787,291 @@ async fn explanations(store: Store) {
         "{book}"
     );
     world.server.stop().await;
+}
+
+/// A small package, "print First when n is odd", under `slug`, with the secret test `4`.
+fn pebbles(slug: &str) -> Vec<u8> {
+    let yaml = format!("name: Pebbles\ngrundy:\n  slug: {slug}\n");
+    zip_of(&[
+        ("p/problem.yaml", yaml.as_str()),
+        ("p/statement/problem.en.md", "Take $n$ pebbles.\n"),
+        ("p/data/sample/1.in", "3\n"),
+        ("p/data/sample/1.ans", "First\n"),
+        ("p/data/secret/1.in", "4\n"),
+        ("p/data/secret/1.ans", "Second\n"),
+    ])
+}
+
+impl World {
+    async fn upload(&self, who: &Person, zip: Vec<u8>) {
+        let uploaded = self
+            .server
+            .client
+            .post(format!("{}/api/v1/problems", self.server.url))
+            .bearer_auth(&who.token)
+            .header("content-type", "application/zip")
+            .body(zip)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(uploaded.status(), 201, "{}", uploaded.text().await.unwrap());
+    }
+
+    /// Adds `names` to `course` as `teacher` asks: the import's report.
+    async fn import(&self, teacher: &Person, course: i64, names: &[&str], role: &str) -> Value {
+        let (status, report) = self
+            .post(
+                &format!("/api/v1/courses/{course}/members"),
+                teacher,
+                json!({ "names": names, "role": role }),
+            )
+            .await;
+        assert_eq!(status, 200, "{report}");
+        report
+    }
+
+    /// The ids of the invitations waiting for `who`.
+    async fn invitations(&self, who: &Person) -> Vec<i64> {
+        let (status, listed) = self.get("/api/v1/invitations", who).await;
+        assert_eq!(status, 200, "{listed}");
+        listed["invitations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["id"].as_i64().unwrap())
+            .collect()
+    }
+
+    /// Whether `who`'s users page lists `name`, and with a form to set their password.
+    async fn users_page_shows(&self, who: &Person, name: &str) -> (bool, bool) {
+        let (status, html) = self.page("/teach/users", who).await;
+        assert_eq!(status, 200, "{html}");
+        let Some(at) = html.find(&format!(r#"data-user="{name}""#)) else {
+            return (false, false);
+        };
+        let row = &html[at..at + html[at..].find("</tr>").unwrap()];
+        (true, row.contains(r#"name="password""#))
+    }
+}
+
+/// The issue's two paths into what is not one's own, each refused: a teacher who makes another
+/// teacher (or an admin) a co-teacher to read their drafts, and a teacher who imports a student
+/// of nobody's course to reset her password and sign in as her.
+async fn consent(store: Store) {
+    let world = World::start(store).await;
+    let root = world.person("root", Role::Admin).await;
+    let ada = world.person("ada", Role::Teacher).await;
+    let ben = world.person("ben", Role::Teacher).await;
+    let sam = world.person("sam", Role::Student).await;
+    // Sam registered himself and is in no course.
+    world.upload(&ada, pebbles("adas-draft")).await;
+    world.upload(&root, pebbles("roots-draft")).await;
+    let course = world.course(&ben, "Ben's", &[]).await;
+    let course_path = format!("/api/v1/courses/{course}");
+    let reaches = |slug: &'static str| {
+        let world = &world;
+        let ben = &ben;
+        async move { world.get(&format!("/api/v1/problems/{slug}"), ben).await.0 }
+    };
+
+    // Co-teaching is asked, not imposed: until Ada says yes, Ben sees none of her drafts.
+    let report = world
+        .import(&ben, course, &["ada", "root"], "teacher")
+        .await;
+    assert_eq!(report["invited"], json!(["ada", "root"]), "{report}");
+    assert_eq!(report["added"], json!([]));
+    for slug in ["adas-draft", "roots-draft"] {
+        assert_eq!(reaches(slug).await, 404, "{slug}");
+        let (status, _) = world
+            .post(
+                &format!("{course_path}/assignments"),
+                &ben,
+                json!({ "title": "W", "opens_at": T0, "due_at": T0 + DAY,
+                        "feedback": "inputs", "problems": [slug] }),
+            )
+            .await;
+        assert_eq!(status, 404, "{slug} is no problem of Ben's assignment");
+    }
+    assert_eq!(world.get(&course_path, &ada).await.0, 404, "not a member");
+    let (_, detail) = world.get(&course_path, &ben).await;
+    let invitees: Vec<(&str, &str)> = detail["invitations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["name"].as_str().unwrap(), i["role"].as_str().unwrap()))
+        .collect();
+    assert_eq!(invitees, [("ada", "teacher"), ("root", "teacher")]);
+    // Ada declines; asked again, she is not. Root's invitation is withdrawn.
+    let adas = world.invitations(&ada).await;
+    assert_eq!(adas.len(), 1);
+    let decline = format!("/api/v1/invitations/{}/decline", adas[0]);
+    assert_eq!(
+        world.post(&decline, &ben, json!({})).await.0,
+        404,
+        "hers to answer"
+    );
+    assert_eq!(world.post(&decline, &ada, json!({})).await.0, 204);
+    let again = world.import(&ben, course, &["ada"], "teacher").await;
+    assert_eq!(again["refused"][0]["name"], "ada", "{again}");
+    assert!(world.invitations(&ada).await.is_empty());
+    let withdraw = format!("{course_path}/invitations/{}", root.user.id);
+    assert_eq!(
+        world
+            .call(Method::DELETE, &withdraw, &ada.token, None)
+            .await
+            .0,
+        404,
+        "Ada is no teacher of the course"
+    );
+    assert_eq!(
+        world
+            .call(Method::DELETE, &withdraw, &ben.token, None)
+            .await
+            .0,
+        204
+    );
+    assert!(world.invitations(&root).await.is_empty());
+    assert_eq!(reaches("adas-draft").await, 404);
+
+    // A co-teacher put in a course before invitations existed stays, marked for review, and
+    // shares nothing: Ben still does not see Ada's draft.
+    let store = &world.server.state.domain.store;
+    store
+        .add_member(
+            course,
+            ada.user.id,
+            MemberRole::Teacher,
+            MemberOrigin::Course,
+            T0,
+        )
+        .await
+        .unwrap();
+    assert_eq!(reaches("adas-draft").await, 404);
+    let review = "/api/v1/admin/memberships";
+    assert_eq!(world.get(review, &ben).await.0, 403);
+    let (status, listed) = world.get(review, &root).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["memberships"][0]["name"], "ada", "{listed}");
+    assert_eq!(listed["memberships"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        world
+            .call(
+                Method::DELETE,
+                &format!("{course_path}/members/{}", ada.user.id),
+                &root.token,
+                None
+            )
+            .await
+            .0,
+        204
+    );
+    // Said yes to another course of Ben's, Ada shares her drafts with him there.
+    let second = world.course(&ben, "Ben's second", &[]).await;
+    world.import(&ben, second, &["ada"], "teacher").await;
+    assert_eq!(reaches("adas-draft").await, 404, "not before she accepts");
+    assert_eq!(world.server.accept_invitations(&ada.token).await, 1);
+    assert_eq!(reaches("adas-draft").await, 200);
+
+    // A student of nobody's course is invited, never taken: Ben may neither list her nor set her
+    // password, before she answers or after she accepts.
+    let reset = format!("/teach/users/{}", sam.user.id);
+    let new_password = [("password", "ben-knows-this")];
+    let report = world.import(&ben, course, &["sam"], "student").await;
+    assert_eq!(report["invited"], json!(["sam"]), "{report}");
+    assert_eq!(store.member_role(course, sam.user.id).await.unwrap(), None);
+    assert_eq!(world.users_page_shows(&ben, "sam").await, (false, false));
+    assert_eq!(
+        world.form(&reset, &ben, &new_password).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(world.server.accept_invitations(&sam.token).await, 1);
+    assert_eq!(
+        store.member_role(course, sam.user.id).await.unwrap(),
+        Some(MemberRole::Student)
+    );
+    assert_eq!(world.users_page_shows(&ben, "sam").await, (true, false));
+    assert_eq!(
+        world.form(&reset, &ben, &new_password).await,
+        StatusCode::FORBIDDEN
+    );
+    assert!(world.logs_in("sam", "sam-password").await);
+    assert!(!world.logs_in("sam", "ben-knows-this").await);
+
+    // An account Ben's course made is his to reset, until it joins another teacher's course;
+    // taken out of his course it stays his, and no other teacher gains it by importing it.
+    let (kid, _) = world.made_by(&ben, course, "kid").await;
+    let (pip, _) = world.made_by(&ben, course, "pip").await;
+    assert_eq!(world.users_page_shows(&ben, "kid").await, (true, true));
+    let reset_kid = format!("/teach/users/{}", kid.user.id);
+    assert_eq!(
+        world.form(&reset_kid, &ben, &new_password).await,
+        StatusCode::SEE_OTHER
+    );
+    let adas_course = world.course(&ada, "Ada's", &[]).await;
+    let (_, adas) = world
+        .get(&format!("/api/v1/courses/{adas_course}"), &ada)
+        .await;
+    let code = adas["join_code"].as_str().unwrap();
+    let kid = world.fresh(&kid).await;
+    let (status, _) = world
+        .post("/api/v1/courses/join", &kid, json!({ "code": code }))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        world.form(&reset_kid, &ben, &new_password).await,
+        StatusCode::FORBIDDEN,
+        "Kid is in Ada's course now"
+    );
+    assert_eq!(
+        world.form(&reset_kid, &ada, &new_password).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        world
+            .call(
+                Method::DELETE,
+                &format!("{course_path}/members/{}", pip.user.id),
+                &ben.token,
+                None
+            )
+            .await
+            .0,
+        204
+    );
+    assert_eq!(world.users_page_shows(&ben, "pip").await, (true, true));
+    let report = world.import(&ada, adas_course, &["pip"], "student").await;
+    assert_eq!(report["invited"], json!(["pip"]), "{report}");
+    let reset_pip = format!("/teach/users/{}", pip.user.id);
+    assert_eq!(
+        world.form(&reset_pip, &ada, &new_password).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        world.form(&reset_pip, &ben, &new_password).await,
+        StatusCode::SEE_OTHER
+    );
+    // The admin's list is everyone's; a teacher's, her courses' people only.
+    assert_eq!(world.users_page_shows(&root, "sam").await, (true, true));
+    assert_eq!(world.users_page_shows(&ada, "sam").await, (false, false));
+    world.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consent_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("grundy.db"))
+        .await
+        .unwrap();
+    consent(store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consent_on_postgres() {
+    let Some((store, database)) = Postgres::create("consent_on_postgres").await else {
+        return;
+    };
+    consent(store).await;
+    database.drop_database().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,6 @@
 // A Vietnamese class in headless chromium: a student on a phone and a teacher on a laptop, both
-// in Asia/Ho_Chi_Minh, both with Vietnamese as their account's language. Every page either meets
+// in Asia/Ho_Chi_Minh, both with Vietnamese as their account's language. The teacher invites the
+// student by name; she accepts on her phone. Every page either meets
 // must be Vietnamese throughout (no label from the English table), declare `lang="vi"`, and fit
 // a 390 px and a 1,280 px window. Started by crates/cli/tests/browser.rs with GRUNDY_URL,
 // GRUNDY_ARTIFACTS, GRUNDY_UI_DIR (the label tables), GRUNDY_CORRECT / GRUNDY_WRONG (C++ files),
@@ -136,12 +137,34 @@ try {
     `the due time entered in ${zone} is stored in UTC (${dueUtc})`);
   await vietnamese(teacher, "assignment-teacher");
 
-  step("the student joins the course on her phone");
+  step("she invites the student by name; the course waits for the student's answer");
+  await teacher.goto(courseUrl);
+  await teacher.fill("#names", "binh");
+  await teacher.selectOption("#member-role", "student");
+  await Promise.all([teacher.waitForURL(`${courseUrl}/members`),
+    teacher.click("#import-form button")]);
+  assert.match(await teacher.textContent("#import-invited"), /binh/);
+  assert.equal(await teacher.locator("tr[data-invitee=binh]").count(), 1);
+  assert.equal(await teacher.locator("tr[data-member=binh]").count(), 0, "not before she accepts");
+  await vietnamese(teacher, "course-invited");
+
+  step("the student finds the invitation on her phone's home page and accepts it");
+  await student.goto(`${base}/`);
+  const invitation = student.locator("#invitations .invitation");
+  assert.equal(await invitation.count(), 1);
+  assert.match(await invitation.textContent(), /mời em vào lớp Lớp 10A1/);
+  assert.match(await invitation.textContent(), /Khi em nhận lời/);
+  await vietnamese(student, "invitation");
+  await screen("phone-invitation", student);
+  await Promise.all([student.waitForURL(courseUrl),
+    invitation.locator("button.accept").click()]);
+  await vietnamese(student, "course-student");
   await student.goto(`${base}/courses`);
+  assert.equal(await student.locator("#invitations").count(), 0, "answered");
+  // The join code still works for whoever has it: a member already keeps her part.
   await student.fill("#join-code", code);
   await Promise.all([student.waitForURL(courseUrl),
     student.click("form[action='/courses/join'] button")]);
-  await vietnamese(student, "course-student");
   await student.goto(assignmentUrl);
   // Her browser's zone is Vietnam's, as the teacher's: the due time reads as the teacher typed
   // it, with UTC on hover.
