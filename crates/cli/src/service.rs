@@ -408,9 +408,9 @@ fn memberships_to_review(data: DataArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         let utc = grundy_server::zone::Zone::utc();
-        let mut table = comfy_table::Table::new();
+        let mut table = Table::new();
         table
-            .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
+            .load_preset(UTF8_FULL_CONDENSED)
             .set_header(["course", "title", "user", "name", "role", "joined (UTC)"]);
         for m in &found {
             table.add_row([
