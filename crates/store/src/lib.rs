@@ -77,6 +77,7 @@ pub use courses::{
     MadeByCourse, Member, MemberOrigin, MemberRole, Scoring,
 };
 pub use problems::Listing;
+pub use queue::{FAIRNESS_WINDOW_MS, QueueClass, priority};
 
 fn conflict(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |e| match &e {

@@ -1,12 +1,46 @@
 //! The judging queue, kept on the submissions table. A worker's claim holds for `lease_ms` and is
 //! renewed by its heartbeats; a lapsed lease lets another worker claim the submission, and only
 //! the current holder's writes land, so a stale worker's late results are dropped.
+//!
+//! The queue is fair between people, not between submissions: within a priority class (work for
+//! an assignment before its deadline, then practice, then rejudges), a claim takes the oldest
+//! submission of the user who has had the least judging in the last [`FAIRNESS_WINDOW_MS`], and
+//! nobody has two submissions judged at once. One student's twenty looping programs then wait
+//! behind each classmate's one, instead of the class waiting behind them.
 
 use std::time::Duration;
 
 use grundy_verdict::Verdict;
 
 use crate::{Claimed, Result, Store, rows};
+
+/// How far back a user's judging counts against their next claim.
+pub const FAIRNESS_WINDOW_MS: i64 = 10 * 60 * 1000;
+
+/// The judging the author of the row `s` has had lately: the time their submissions judged in
+/// the window took; `now` and `window` name the statement's parameters.
+fn recent_judging(now: &str, window: &str) -> String {
+    format!(
+        "(SELECT COALESCE(SUM(u.judged_at - u.started_at), 0) FROM submissions u \
+         WHERE u.user_id = s.user_id AND u.judged_at >= {now} - {window} AND u.started_at IS NOT NULL)"
+    )
+}
+
+/// What a claim may take: queued, or judging under a lease that ran out (its worker died) and
+/// not yet given up on; never a submission of someone with another one being judged.
+const CLAIMABLE: &str = "(s.status = 'queued' OR (s.status = 'judging' AND s.lease_until < $3 AND s.attempts < $4)) \
+     AND NOT EXISTS (SELECT 1 FROM submissions b WHERE b.user_id = s.user_id AND b.id <> s.id \
+                     AND b.status = 'judging' AND b.lease_until >= $3)";
+
+/// The priority classes, highest first, as stored in `submissions.priority`.
+pub mod priority {
+    /// For an assignment, on time.
+    pub const ASSIGNMENT: i64 = 1;
+    /// Practice, and late work for an assignment.
+    pub const PRACTICE: i64 = 0;
+    /// A teacher's rejudge: nobody is waiting for it in class.
+    pub const REJUDGE: i64 = -1;
+}
 
 impl Store {
     /// Calls `on_notice` whenever another process queues a submission (PostgreSQL `NOTIFY`);
@@ -27,9 +61,10 @@ impl Store {
         }
     }
 
-    /// Claims the next submission to judge for `worker` until `now + lease_ms`: a queued one, or
-    /// one whose lease has run out (its worker died). Results of an earlier attempt are cleared.
-    /// A submission whose lease ran out `max_attempts` times is left for [`Store::fail_exhausted`].
+    /// Claims the next submission to judge for `worker` until `now + lease_ms`, by the fair rule
+    /// of this module: a queued one, or one whose lease has run out (its worker died). Results
+    /// of an earlier attempt are cleared. A submission whose lease ran out `max_attempts` times is
+    /// left for [`Store::fail_exhausted`].
     pub async fn claim(
         &self,
         worker: &str,
@@ -37,38 +72,102 @@ impl Store {
         lease_ms: i64,
         max_attempts: i64,
     ) -> Result<Option<Claimed>> {
-        const POSTGRES: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
-             WHERE id = (SELECT id FROM submissions \
-                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3 AND attempts < $4) \
-                         ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
-             RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed";
-        // SQLite has one writer at a time: the statement is atomic without row locks.
-        const SQLITE: &str = "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, attempts = attempts + 1 \
-             WHERE id = (SELECT id FROM submissions \
-                         WHERE status = 'queued' OR (status = 'judging' AND lease_until < $3 AND attempts < $4) \
-                         ORDER BY priority DESC, id LIMIT 1) \
-             RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed";
-        const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
-        let sql = match self {
-            Store::Sqlite(_) => SQLITE,
-            Store::Postgres(_) => POSTGRES,
+        let pick = format!(
+            "SELECT s.id FROM submissions s WHERE {CLAIMABLE} \
+             ORDER BY s.priority DESC, {}, s.id LIMIT 1",
+            recent_judging("$3", "$5")
+        );
+        let take = |pick: &str| {
+            format!(
+                "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, \
+                 attempts = attempts + 1, started_at = $3 WHERE id = ({pick}) \
+                 RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed"
+            )
         };
-        let claimed: Option<rows::ClaimedRow> = on_both!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let row: Option<rows::ClaimedRow> = sqlx::query_as(sql)
-                .bind(worker)
-                .bind(now + lease_ms)
-                .bind(now)
-                .bind(max_attempts)
-                .fetch_optional(&mut *tx)
-                .await?;
-            if let Some(row) = &row {
-                sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
+        const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
+        let claimed: Option<rows::ClaimedRow> = match self {
+            // SQLite has one writer at a time: the statement is atomic without row locks.
+            Store::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                let row: Option<rows::ClaimedRow> = sqlx::query_as(sqlx::AssertSqlSafe(take(&pick)))
+                    .bind(worker)
+                    .bind(now + lease_ms)
+                    .bind(now)
+                    .bind(max_attempts)
+                    .bind(FAIRNESS_WINDOW_MS)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if let Some(row) = &row {
+                    sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                row
             }
-            tx.commit().await?;
-            row
-        });
+            // Claims take turns (a lock for the transaction): two workers claiming at once could
+            // otherwise each take a submission of one user, neither seeing the other's yet. Rows
+            // stay locked as they are taken, so a rejudge or a heartbeat never waits on a claim
+            // and vice versa.
+            Store::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(CLAIM_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+                let locked = format!("{pick} FOR UPDATE OF s SKIP LOCKED");
+                let row: Option<rows::ClaimedRow> = sqlx::query_as(sqlx::AssertSqlSafe(take(&locked)))
+                    .bind(worker)
+                    .bind(now + lease_ms)
+                    .bind(now)
+                    .bind(max_attempts)
+                    .bind(FAIRNESS_WINDOW_MS)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if let Some(row) = &row {
+                    sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                row
+            }
+        };
         claimed.map(TryInto::try_into).transpose()
+    }
+
+    /// Where a queued submission stands: how many queued submissions the fair rule takes before
+    /// it at `now` (its place is one more); `None` once it is no longer queued. Judging in the
+    /// meantime may move it either way: a number to show, not a promise.
+    pub async fn queue_ahead(&self, id: i64, now: i64) -> Result<Option<i64>> {
+        let sql = format!(
+            "WITH q AS (SELECT s.id, s.priority, {} AS used FROM submissions s \
+                        WHERE s.status = 'queued') \
+             SELECT (SELECT COUNT(*) FROM q WHERE q.priority > me.priority \
+                     OR (q.priority = me.priority AND (q.used < me.used \
+                         OR (q.used = me.used AND q.id < me.id)))) \
+             FROM q AS me WHERE me.id = $1",
+            recent_judging("$2", "$3")
+        );
+        Ok(on_both!(self, pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .bind(id)
+            .bind(now)
+            .bind(FAIRNESS_WINDOW_MS)
+            .fetch_optional(pool)
+            .await?))
+    }
+
+    /// How many submissions wait in each priority class, and since when the oldest of each
+    /// (its `created_at`): the operator's view of the queue.
+    pub async fn queue_depth(&self) -> Result<Vec<QueueClass>> {
+        const SQL: &str = "SELECT priority, COUNT(*), MIN(created_at) FROM submissions \
+                           WHERE status = 'queued' GROUP BY priority ORDER BY priority DESC";
+        let found: Vec<(i64, i64, i64)> =
+            on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?);
+        Ok(found
+            .into_iter()
+            .map(|(priority, queued, oldest_created_at)| QueueClass {
+                priority,
+                queued,
+                oldest_created_at,
+            })
+            .collect())
     }
 
     /// Extends the lease; false when `worker` no longer holds the submission.
@@ -84,7 +183,7 @@ impl Store {
     /// its attempt is not counted.
     pub async fn release(&self, id: i64, worker: &str) -> Result<bool> {
         const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, \
-             attempts = attempts - 1 WHERE id = $1 AND worker = $2 AND status = 'judging'";
+             attempts = attempts - 1, started_at = NULL WHERE id = $1 AND worker = $2 AND status = 'judging'";
         Ok(
             on_both!(self, pool => sqlx::query(SQL).bind(id).bind(worker).execute(pool).await?.rows_affected())
                 == 1,
@@ -110,8 +209,8 @@ impl Store {
     /// find its lease gone. Returns false for an unknown id.
     pub async fn rejudge(&self, id: i64) -> Result<bool> {
         const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
-             verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
-             WHERE id = $1";
+             verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL, \
+             started_at = NULL WHERE id = $1";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
         let changed = on_both!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -132,8 +231,8 @@ impl Store {
         );
         let queue = format!(
             "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
-             verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL \
-             WHERE {scope}"
+             verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL, \
+             started_at = NULL WHERE {scope}"
         );
         let clear = format!(
             "DELETE FROM test_results WHERE submission_id IN (SELECT id FROM submissions WHERE {scope})"
@@ -146,4 +245,16 @@ impl Store {
             changed
         }))
     }
+}
+
+/// A key for the claims' turn-taking lock on PostgreSQL (any number no other lock uses).
+const CLAIM_LOCK: i64 = 0x6772_756e_6479;
+
+/// One priority class of the queue, as [`Store::queue_depth`] counts it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueClass {
+    /// See [`priority`].
+    pub priority: i64,
+    pub queued: i64,
+    pub oldest_created_at: i64,
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    AssignmentSpec, CustomProblemInfo, Feedback, Invited, Listing, MemberOrigin, MemberRole,
+    AssignmentSpec, CustomProblemInfo, Feedback, Invited, Listing, MemberOrigin, MemberRole, priority,
     NewCustomProblem, NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring,
     Session, Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
 };
@@ -124,6 +124,7 @@ conformance!(
     a_dead_workers_submission_is_judged_again_and_the_stale_worker_writes_nothing,
     rejudging_takes_a_submission_from_its_worker,
     priority_then_age,
+    the_queue_is_fair_between_people,
     exhausted_submissions_end_as_internal_errors,
     released_work_goes_back_to_the_queue,
     listing_filters,
@@ -556,46 +557,138 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
     assert!(!store.finish(second, "w1", &accepted(1), 30).await.unwrap());
     let mut claimed = BTreeSet::new();
     while let Some(c) = store.claim("w2", 40, 60_000, 3).await.unwrap() {
+        assert!(store.finish(c.id, "w2", &accepted(1), 40).await.unwrap());
         claimed.insert(c.id);
     }
     assert_eq!(claimed, BTreeSet::from([first, second, other]));
 }
 
 async fn priority_then_age(store: &Store) {
-    let user = student(store, "pia").await;
+    let (pia, pib, pic, pid) = (
+        student(store, "pia").await,
+        student(store, "pib").await,
+        student(store, "pic").await,
+        student(store, "pid").await,
+    );
     let old_low = store
-        .create_submission(&program(user, "a", 0), 0)
+        .create_submission(&program(pia, "a", 0), 0)
         .await
         .unwrap();
     let new_high = store
-        .create_submission(&program(user, "b", 5), 1)
+        .create_submission(&program(pib, "b", 5), 1)
         .await
         .unwrap();
     // Same priority as new_high but created later: the older id goes first.
     let later_high = store
-        .create_submission(&program(user, "c", 5), 2)
+        .create_submission(&program(pic, "c", 5), 2)
         .await
         .unwrap();
+    // Judged in no time: nobody has had more judging than anybody else.
+    let claim_and_finish = |now: i64| async move {
+        let c = store.claim("w", now, 60_000, 3).await.unwrap()?;
+        assert!(store.finish(c.id, "w", &accepted(1), now).await.unwrap());
+        Some(c.id)
+    };
     let mut got = Vec::new();
-    while let Some(c) = store.claim("w", 10, 60_000, 3).await.unwrap() {
-        got.push(c.id);
+    while let Some(id) = claim_and_finish(10).await {
+        got.push(id);
     }
     assert_eq!(got, [new_high, later_high, old_low]);
 
     // A rejudge waits behind fresh submissions, even older ones.
     assert!(store.rejudge(old_low).await.unwrap());
     let fresh = store
-        .create_submission(&program(user, "d", 0), 3)
+        .create_submission(&program(pid, "d", 0), 3)
         .await
         .unwrap();
-    assert_eq!(
-        store.claim("w", 20, 60_000, 3).await.unwrap().unwrap().id,
-        fresh
+    assert_eq!(claim_and_finish(20).await, Some(fresh));
+    assert_eq!(claim_and_finish(20).await, Some(old_low));
+}
+
+/// Within a class, the person who has had the least judging lately goes first, and nobody has
+/// two submissions judged at once: one student's looping programs do not hold up a classmate.
+async fn the_queue_is_fair_between_people(store: &Store) {
+    let hog = student(store, "hog").await;
+    let (ann, bob, cid) = (
+        student(store, "ann").await,
+        student(store, "bob").await,
+        student(store, "cid").await,
     );
+    let mut hogs = Vec::new();
+    for t in 0..4 {
+        hogs.push(
+            store
+                .create_submission(&program(hog, "stones", priority::PRACTICE), t)
+                .await
+                .unwrap(),
+        );
+    }
+    let anns = store
+        .create_submission(&program(ann, "nim", priority::PRACTICE), 10)
+        .await
+        .unwrap();
+    let bobs = store
+        .create_submission(&program(bob, "nim", priority::ASSIGNMENT), 11)
+        .await
+        .unwrap();
+    // Queued: Bob's homework first, then the oldest practice; Ann waits behind Hog's four.
+    assert_eq!(store.queue_ahead(bobs, 100).await.unwrap(), Some(0));
+    assert_eq!(store.queue_ahead(hogs[0], 100).await.unwrap(), Some(1));
+    assert_eq!(store.queue_ahead(anns, 100).await.unwrap(), Some(5));
     assert_eq!(
-        store.claim("w", 20, 60_000, 3).await.unwrap().unwrap().id,
-        old_low
+        store
+            .queue_depth()
+            .await
+            .unwrap()
+            .iter()
+            .map(|c| (c.priority, c.queued, c.oldest_created_at))
+            .collect::<Vec<_>>(),
+        [(priority::ASSIGNMENT, 1, 11), (priority::PRACTICE, 5, 0)]
     );
+
+    let claim = |w: &'static str, now: i64| async move {
+        store
+            .claim(w, now, 60_000, 3)
+            .await
+            .unwrap()
+            .map(|c| c.id)
+    };
+    assert_eq!(claim("w1", 100).await, Some(bobs));
+    assert_eq!(claim("w2", 100).await, Some(hogs[0]));
+    // Hog has one being judged: his others wait, Ann's goes.
+    assert_eq!(claim("w3", 100).await, Some(anns));
+    assert_eq!(claim("w4", 100).await, None, "Hog's next waits for his first");
+    assert_eq!(store.queue_ahead(anns, 100).await.unwrap(), None, "judging");
+    assert!(store.finish(anns, "w3", &accepted(1), 1_100).await.unwrap());
+    assert!(store.finish(bobs, "w1", &accepted(1), 1_100).await.unwrap());
+    // Hog's first took a minute (it looped); Ann's took a second. Cid comes later than all of
+    // Hog's, and Ann submits again: both go before Hog's second.
+    assert!(store.finish(hogs[0], "w2", &accepted(1), 60_100).await.unwrap());
+    let cids = store
+        .create_submission(&program(cid, "nim", priority::PRACTICE), 60_200)
+        .await
+        .unwrap();
+    let anns_again = store
+        .create_submission(&program(ann, "nim", priority::PRACTICE), 60_300)
+        .await
+        .unwrap();
+    assert_eq!(store.queue_ahead(cids, 60_400).await.unwrap(), Some(0));
+    assert_eq!(store.queue_ahead(anns_again, 60_400).await.unwrap(), Some(1));
+    assert_eq!(store.queue_ahead(hogs[1], 60_400).await.unwrap(), Some(2));
+    assert_eq!(claim("w1", 60_400).await, Some(cids));
+    assert_eq!(claim("w2", 60_400).await, Some(anns_again));
+    assert_eq!(claim("w3", 60_400).await, Some(hogs[1]));
+    // Ten minutes on, Hog's minute no longer counts against him.
+    for (id, worker) in [(cids, "w1"), (anns_again, "w2"), (hogs[1], "w3")] {
+        assert!(store.finish(id, worker, &accepted(1), 60_500).await.unwrap());
+    }
+    let later = 60_500 + grundy_store::FAIRNESS_WINDOW_MS + 1;
+    let anns_last = store
+        .create_submission(&program(ann, "nim", priority::PRACTICE), later)
+        .await
+        .unwrap();
+    assert_eq!(store.queue_ahead(hogs[2], later).await.unwrap(), Some(0));
+    assert_eq!(store.queue_ahead(anns_last, later).await.unwrap(), Some(2));
 }
 
 async fn exhausted_submissions_end_as_internal_errors(store: &Store) {
@@ -824,15 +917,17 @@ async fn problem_marks_say_solved_attempted_and_best(store: &Store) {
 }
 
 async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {
-    let user = student(store, "many").await;
     let mut queued = BTreeSet::new();
-    for _ in 0..60 {
-        queued.insert(
-            store
-                .create_submission(&program(user, "stones", 0), 0)
-                .await
-                .unwrap(),
-        );
+    for who in 0..6 {
+        let user = student(store, &format!("many{who}")).await;
+        for _ in 0..10 {
+            queued.insert(
+                store
+                    .create_submission(&program(user, "stones", 0), 0)
+                    .await
+                    .unwrap(),
+            );
+        }
     }
     let mut workers = Vec::new();
     for w in 0..6 {
@@ -840,7 +935,26 @@ async fn concurrent_workers_never_claim_one_submission_twice(store: &Store) {
         workers.push(tokio::spawn(async move {
             let name = format!("w{w}");
             let mut mine = Vec::new();
-            while let Some(c) = store.claim(&name, 0, 60_000, 3).await.unwrap() {
+            // A worker that finds nothing to take (every waiting author busy) looks again.
+            loop {
+                let Some(c) = store.claim(&name, 0, 60_000, 3).await.unwrap() else {
+                    if store.queue_depth().await.unwrap().is_empty() {
+                        break;
+                    }
+                    tokio::task::yield_now().await;
+                    continue;
+                };
+                let judging = store
+                    .submissions(&SubmissionQuery {
+                        user: Some(c.user_id),
+                        ..SubmissionQuery::default()
+                    })
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .filter(|s| s.status == SubmissionStatus::Judging)
+                    .count();
+                assert_eq!(judging, 1, "one author's two submissions judged at once");
                 assert!(store.finish(c.id, &name, &accepted(1), 1).await.unwrap());
                 mine.push(c.id);
             }
