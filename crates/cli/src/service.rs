@@ -409,9 +409,14 @@ fn memberships_to_review(data: DataArgs) -> Result<ExitCode> {
         }
         let utc = grundy_server::zone::Zone::utc();
         let mut table = Table::new();
-        table
-            .load_preset(UTF8_FULL_CONDENSED)
-            .set_header(["course", "title", "user", "name", "role", "joined (UTC)"]);
+        table.load_preset(UTF8_FULL_CONDENSED).set_header([
+            "course",
+            "title",
+            "user",
+            "name",
+            "role",
+            "joined (UTC)",
+        ]);
         for m in &found {
             table.add_row([
                 m.course_id.to_string(),

@@ -89,14 +89,15 @@ impl Store {
             // SQLite has one writer at a time: the statement is atomic without row locks.
             Store::Sqlite(pool) => {
                 let mut tx = pool.begin().await?;
-                let row: Option<rows::ClaimedRow> = sqlx::query_as(sqlx::AssertSqlSafe(take(&pick)))
-                    .bind(worker)
-                    .bind(now + lease_ms)
-                    .bind(now)
-                    .bind(max_attempts)
-                    .bind(FAIRNESS_WINDOW_MS)
-                    .fetch_optional(&mut *tx)
-                    .await?;
+                let row: Option<rows::ClaimedRow> =
+                    sqlx::query_as(sqlx::AssertSqlSafe(take(&pick)))
+                        .bind(worker)
+                        .bind(now + lease_ms)
+                        .bind(now)
+                        .bind(max_attempts)
+                        .bind(FAIRNESS_WINDOW_MS)
+                        .fetch_optional(&mut *tx)
+                        .await?;
                 if let Some(row) = &row {
                     sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
                 }
@@ -114,14 +115,15 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 let locked = format!("{pick} FOR UPDATE OF s SKIP LOCKED");
-                let row: Option<rows::ClaimedRow> = sqlx::query_as(sqlx::AssertSqlSafe(take(&locked)))
-                    .bind(worker)
-                    .bind(now + lease_ms)
-                    .bind(now)
-                    .bind(max_attempts)
-                    .bind(FAIRNESS_WINDOW_MS)
-                    .fetch_optional(&mut *tx)
-                    .await?;
+                let row: Option<rows::ClaimedRow> =
+                    sqlx::query_as(sqlx::AssertSqlSafe(take(&locked)))
+                        .bind(worker)
+                        .bind(now + lease_ms)
+                        .bind(now)
+                        .bind(max_attempts)
+                        .bind(FAIRNESS_WINDOW_MS)
+                        .fetch_optional(&mut *tx)
+                        .await?;
                 if let Some(row) = &row {
                     sqlx::query(CLEAR).bind(row.id).execute(&mut *tx).await?;
                 }
@@ -145,12 +147,14 @@ impl Store {
              FROM q AS me WHERE me.id = $1",
             recent_judging("$2", "$3")
         );
-        Ok(on_both!(self, pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        Ok(
+            on_both!(self, pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
             .bind(id)
             .bind(now)
             .bind(FAIRNESS_WINDOW_MS)
             .fetch_optional(pool)
-            .await?))
+            .await?),
+        )
     }
 
     /// How many submissions wait in each priority class, and since when the oldest of each

@@ -9,9 +9,10 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grundy_store::{
-    AssignmentSpec, CustomProblemInfo, Feedback, Invited, Listing, MemberOrigin, MemberRole, priority,
+    AssignmentSpec, CustomProblemInfo, Feedback, Invited, Listing, MemberOrigin, MemberRole,
     NewCustomProblem, NewSubmission, Outcome, ProblemMark, ProblemVersion, Put, Role, Scoring,
     Session, Store, StoreError, SubmissionKind, SubmissionQuery, SubmissionStatus, TestRow,
+    priority,
 };
 use grundy_verdict::transcript::{GameRecord, MoveRecord, Mover, Side, Transcript, Value};
 use grundy_verdict::{Shown, TestName, Verdict};
@@ -647,23 +648,28 @@ async fn the_queue_is_fair_between_people(store: &Store) {
     );
 
     let claim = |w: &'static str, now: i64| async move {
-        store
-            .claim(w, now, 60_000, 3)
-            .await
-            .unwrap()
-            .map(|c| c.id)
+        store.claim(w, now, 60_000, 3).await.unwrap().map(|c| c.id)
     };
     assert_eq!(claim("w1", 100).await, Some(bobs));
     assert_eq!(claim("w2", 100).await, Some(hogs[0]));
     // Hog has one being judged: his others wait, Ann's goes.
     assert_eq!(claim("w3", 100).await, Some(anns));
-    assert_eq!(claim("w4", 100).await, None, "Hog's next waits for his first");
+    assert_eq!(
+        claim("w4", 100).await,
+        None,
+        "Hog's next waits for his first"
+    );
     assert_eq!(store.queue_ahead(anns, 100).await.unwrap(), None, "judging");
     assert!(store.finish(anns, "w3", &accepted(1), 1_100).await.unwrap());
     assert!(store.finish(bobs, "w1", &accepted(1), 1_100).await.unwrap());
     // Hog's first took a minute (it looped); Ann's took a second. Cid comes later than all of
     // Hog's, and Ann submits again: both go before Hog's second.
-    assert!(store.finish(hogs[0], "w2", &accepted(1), 60_100).await.unwrap());
+    assert!(
+        store
+            .finish(hogs[0], "w2", &accepted(1), 60_100)
+            .await
+            .unwrap()
+    );
     let cids = store
         .create_submission(&program(cid, "nim", priority::PRACTICE), 60_200)
         .await
@@ -673,14 +679,22 @@ async fn the_queue_is_fair_between_people(store: &Store) {
         .await
         .unwrap();
     assert_eq!(store.queue_ahead(cids, 60_400).await.unwrap(), Some(0));
-    assert_eq!(store.queue_ahead(anns_again, 60_400).await.unwrap(), Some(1));
+    assert_eq!(
+        store.queue_ahead(anns_again, 60_400).await.unwrap(),
+        Some(1)
+    );
     assert_eq!(store.queue_ahead(hogs[1], 60_400).await.unwrap(), Some(2));
     assert_eq!(claim("w1", 60_400).await, Some(cids));
     assert_eq!(claim("w2", 60_400).await, Some(anns_again));
     assert_eq!(claim("w3", 60_400).await, Some(hogs[1]));
     // Ten minutes on, Hog's minute no longer counts against him.
     for (id, worker) in [(cids, "w1"), (anns_again, "w2"), (hogs[1], "w3")] {
-        assert!(store.finish(id, worker, &accepted(1), 60_500).await.unwrap());
+        assert!(
+            store
+                .finish(id, worker, &accepted(1), 60_500)
+                .await
+                .unwrap()
+        );
     }
     let later = 60_500 + grundy_store::FAIRNESS_WINDOW_MS + 1;
     let anns_last = store
