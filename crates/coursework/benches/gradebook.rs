@@ -54,6 +54,7 @@ fn class() -> Class {
             scoring: grundy_store::Scoring::Best,
             feedback: grundy_store::Feedback::Tests,
             personal_tests: false,
+            run_every_test: false,
             problems: problems.clone(),
         },
         created_at: 0,

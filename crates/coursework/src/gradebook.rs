@@ -287,6 +287,7 @@ mod tests {
                 scoring: Scoring::parse(scoring).unwrap(),
                 feedback: grundy_store::Feedback::Tests,
                 personal_tests: false,
+                run_every_test: false,
                 problems: vec!["stones".into(), "nim".into()],
             },
             created_at: 0,

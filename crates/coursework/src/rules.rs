@@ -123,6 +123,7 @@ mod tests {
             scoring: Scoring::Best,
             feedback: Feedback::Tests,
             personal_tests: false,
+            run_every_test: false,
             problems: vec!["stones".into()],
         }
     }

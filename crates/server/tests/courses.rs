@@ -674,13 +674,19 @@ async fn the_whole_course(store: Store) {
         404
     );
 
-    // Feedback "verdict": the student sees no rows; the teacher still does.
+    // Feedback "verdict": the student sees no rows; the teacher still does. Every test is to
+    // run now; a subtask stopped at its first failure before.
+    let (_, before) = class.get(&format!("/api/v1/assignments/{id}"), &tom).await;
+    assert_eq!(before["run_every_test"], false, "{before}");
     let mut terse = body.clone();
     terse["feedback"] = "verdict".into();
+    terse["run_every_test"] = true.into();
     let (status, _) = class
         .put(&format!("/api/v1/assignments/{id}"), &tom, terse)
         .await;
     assert_eq!(status, 200);
+    let (_, after) = class.get(&format!("/api/v1/assignments/{id}"), &tom).await;
+    assert_eq!(after["run_every_test"], true, "{after}");
     let (_, detail) = class
         .get(&format!("/api/v1/submissions/{ann_answers}"), &ann)
         .await;

@@ -612,6 +612,7 @@ async fn teaches(server: &Server, teacher: &Account, student: &Account) -> i64 {
         scoring: grundy_store::Scoring::Best,
         feedback: grundy_store::Feedback::Tests,
         personal_tests: false,
+        run_every_test: false,
         problems: vec!["stones".into()],
     };
     store

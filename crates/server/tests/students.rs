@@ -168,6 +168,7 @@ async fn teaches(server: &Server, teacher: &Account, student: &Account) -> (i64,
         scoring: Scoring::Best,
         feedback: Feedback::Tests,
         personal_tests: false,
+        run_every_test: false,
         problems: vec!["stones".into()],
     };
     let assignment = store.create_assignment(course.id, &spec, 1).await.unwrap();

@@ -218,6 +218,9 @@ pub struct AssignmentSpec {
     pub feedback: Feedback,
     /// Whether programs also run on the student's personal instances.
     pub personal_tests: bool,
+    /// Whether every test runs even after a subtask has failed (its verdict and score are the
+    /// same either way; the student sees each test's result, at the cost of judging time).
+    pub run_every_test: bool,
     /// Problem slugs, in the order shown.
     pub problems: Vec<String>,
 }
@@ -244,6 +247,7 @@ struct AssignmentRow {
     scoring: String,
     feedback: String,
     personal_tests: bool,
+    run_every_test: bool,
     created_at: i64,
 }
 
@@ -266,6 +270,7 @@ impl AssignmentRow {
                 scoring,
                 feedback,
                 personal_tests: self.personal_tests,
+                run_every_test: self.run_every_test,
                 problems,
             },
             created_at: self.created_at,
@@ -274,7 +279,7 @@ impl AssignmentRow {
 }
 
 const ASSIGNMENT_SELECT: &str = "SELECT id, course_id, title, opens_at, due_at, closes_at, penalty_percent, \
-     penalty_step_ms, scoring, feedback, personal_tests, created_at FROM assignments";
+     penalty_step_ms, scoring, feedback, personal_tests, run_every_test, created_at FROM assignments";
 
 /// A student's own due time for an assignment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -665,8 +670,8 @@ impl Store {
         now: i64,
     ) -> Result<Assignment> {
         const SQL: &str = "INSERT INTO assignments (course_id, title, opens_at, due_at, closes_at, penalty_percent, \
-             penalty_step_ms, scoring, feedback, personal_tests, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id";
+             penalty_step_ms, scoring, feedback, personal_tests, run_every_test, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
         let id: i64 = on_both!(self, pool => {
             let mut tx = pool.begin().await?;
             let id: i64 = sqlx::query_scalar(SQL)
@@ -680,6 +685,7 @@ impl Store {
                 .bind(spec.scoring.as_str())
                 .bind(spec.feedback.as_str())
                 .bind(spec.personal_tests)
+                .bind(spec.run_every_test)
                 .bind(now)
                 .fetch_one(&mut *tx)
                 .await?;
@@ -697,8 +703,8 @@ impl Store {
     /// Replaces what a teacher set; false for an unknown assignment.
     pub async fn update_assignment(&self, id: i64, spec: &AssignmentSpec) -> Result<bool> {
         const SQL: &str = "UPDATE assignments SET title = $1, opens_at = $2, due_at = $3, closes_at = $4, \
-             penalty_percent = $5, penalty_step_ms = $6, scoring = $7, feedback = $8, personal_tests = $9 \
-             WHERE id = $10";
+             penalty_percent = $5, penalty_step_ms = $6, scoring = $7, feedback = $8, personal_tests = $9, \
+             run_every_test = $10 WHERE id = $11";
         const CLEAR: &str = "DELETE FROM assignment_problems WHERE assignment_id = $1";
         Ok(on_both!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -712,6 +718,7 @@ impl Store {
                 .bind(spec.scoring.as_str())
                 .bind(spec.feedback.as_str())
                 .bind(spec.personal_tests)
+                .bind(spec.run_every_test)
                 .bind(id)
                 .execute(&mut *tx)
                 .await?

@@ -1293,6 +1293,7 @@ fn homework(problems: &[&str]) -> AssignmentSpec {
         scoring: Scoring::Best,
         feedback: Feedback::Inputs,
         personal_tests: false,
+        run_every_test: false,
         problems: problems.iter().map(|p| (*p).to_owned()).collect(),
     }
 }

@@ -61,6 +61,11 @@ pub struct AssignmentBody {
     /// student sees their own failing inputs.
     #[serde(default)]
     pub personal_tests: bool,
+    /// Run every test of a program (default `false`: a subtask stops at its first failed test,
+    /// the rest recorded as `skipped`, which changes no verdict and no score and saves the
+    /// class's judging time; `true` shows a student every test's result).
+    #[serde(default)]
+    pub run_every_test: bool,
     /// Built-in problems, variants or uploaded packages the caller sees, by slug (404 for one
     /// they do not).
     // Unique too, which `api::completed` says (utoipa has no attribute for it).
@@ -80,6 +85,7 @@ impl AssignmentBody {
             scoring: self.scoring.map_or(Scoring::Best, Into::into),
             feedback: self.feedback.map_or(Feedback::Tests, Into::into),
             personal_tests: self.personal_tests,
+            run_every_test: self.run_every_test,
             problems: self.problems,
         }
     }
@@ -123,6 +129,7 @@ pub struct AssignmentView {
     pub scoring: ScoringName,
     pub feedback: FeedbackName,
     pub personal_tests: bool,
+    pub run_every_test: bool,
     pub problems: Vec<String>,
 }
 
@@ -141,6 +148,7 @@ impl From<Assignment> for AssignmentView {
             scoring: s.scoring.into(),
             feedback: s.feedback.into(),
             personal_tests: s.personal_tests,
+            run_every_test: s.run_every_test,
             problems: s.problems,
         }
     }

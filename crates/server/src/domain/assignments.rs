@@ -34,6 +34,8 @@ pub struct Draft {
     pub feedback: Feedback,
     /// Also run programs on each student's personal instances.
     pub personal_tests: bool,
+    /// Run every test, not stopping a subtask at its first failure.
+    pub run_every_test: bool,
     /// Built-in problems, variants or uploaded packages, by slug.
     pub problems: Vec<String>,
 }
@@ -51,6 +53,7 @@ impl Draft {
             scoring: self.scoring,
             feedback: self.feedback,
             personal_tests: self.personal_tests,
+            run_every_test: self.run_every_test,
             problems: self.problems,
         };
         check_spec(&spec).map_err(Error::BadRequest)?;

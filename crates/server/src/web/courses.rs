@@ -450,6 +450,7 @@ pub(super) struct AssignmentForm {
     scoring: Scoring,
     feedback: Feedback,
     personal_tests: bool,
+    run_every_test: bool,
     /// The problems ticked, in the order posted.
     problems: Vec<String>,
     /// The place typed beside each problem, by slug.
@@ -484,6 +485,7 @@ impl AssignmentForm {
             scoring: Scoring::Best,
             feedback: Feedback::Tests,
             personal_tests: false,
+            run_every_test: false,
             problems: Vec::new(),
             order: BTreeMap::new(),
         }
@@ -504,6 +506,7 @@ impl AssignmentForm {
             scoring: s.scoring,
             feedback: s.feedback,
             personal_tests: s.personal_tests,
+            run_every_test: s.run_every_test,
             order: s
                 .problems
                 .iter()
@@ -537,6 +540,7 @@ impl AssignmentForm {
                 "scoring" => form.scoring = named::scoring(&value)?,
                 "feedback" => form.feedback = named::feedback(&value)?,
                 "personal_tests" => form.personal_tests = true,
+                "run_every_test" => form.run_every_test = true,
                 "problems" if !form.problems.contains(&value) => form.problems.push(value),
                 other => {
                     if let Some(slug) = other.strip_prefix("order.") {
@@ -596,6 +600,7 @@ impl AssignmentForm {
             scoring: self.scoring,
             feedback: self.feedback,
             personal_tests: self.personal_tests,
+            run_every_test: self.run_every_test,
             problems: self.ordered_problems(),
         })
     }
@@ -828,6 +833,7 @@ pub(super) struct AssignmentPage {
     /// How it counts and what its students see, in a sentence.
     rules: String,
     personal_tests: bool,
+    run_every_test: bool,
     problems: Vec<ProblemLine>,
     teaching: bool,
     /// The student's line, or the class's.
@@ -941,6 +947,7 @@ async fn assignment_page(
         penalty: late_rule(frame.ui, found),
         rules: (frame.ui.assignment_rules)(found.spec.scoring, found.spec.feedback),
         personal_tests: found.spec.personal_tests,
+        run_every_test: found.spec.run_every_test,
         problems,
         teaching: view.role == MemberRole::Teacher,
         mine: Vec::new(),

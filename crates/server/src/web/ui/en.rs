@@ -193,6 +193,8 @@ pub(super) static ENGLISH: Ui = Ui {
     regenerate_hint: "Regenerating draws new instances for this student; submissions already made keep the instances they answered. A pinned draw does not change.",
     expected: "Expected answer",
     personal_tests_on: "Programs also run on each student's own instances",
+    run_every_test: "Run every test even after a subtask fails (same scores; each test's result is shown, but judging takes longer for the whole class)",
+    run_every_test_on: "Every test runs, even after a subtask fails",
     personal_tests: "Also run programs on each student's own instances (no points; their failing inputs can be shown)",
     for_assignment: "For the assignment",
     verdict_only: "For this assignment your teacher shows the verdict and score only.",

@@ -175,6 +175,9 @@ pub struct Ui {
     pub expected: &'static str,
     pub personal_tests: &'static str,
     pub personal_tests_on: &'static str,
+    /// The assignment's choice to run every test, not stopping a subtask at its first failure.
+    pub run_every_test: &'static str,
+    pub run_every_test_on: &'static str,
     pub for_assignment: &'static str,
     pub verdict_only: &'static str,
     pub explanation: &'static str,

@@ -188,6 +188,8 @@ pub(super) static VIETNAMESE: Ui = Ui {
     regenerate_hint: "Sinh lại sẽ tạo bộ dữ liệu mới cho học sinh này; các bài đã nộp vẫn giữ bộ dữ liệu mà em đã trả lời. Bộ dữ liệu đã cố định thì không đổi.",
     expected: "Đáp án đúng",
     personal_tests_on: "Chương trình còn được chạy trên bộ dữ liệu riêng của từng học sinh",
+    run_every_test: "Chạy hết mọi test kể cả khi một nhóm test đã sai (điểm không đổi; học sinh thấy kết quả từng test, nhưng cả lớp phải chờ chấm lâu hơn)",
+    run_every_test_on: "Chạy hết mọi test kể cả khi một nhóm test đã sai",
     personal_tests: "Chạy thêm chương trình trên bộ dữ liệu riêng của từng học sinh (không tính điểm; có thể cho xem dữ liệu vào của test sai)",
     for_assignment: "Nộp cho bài tập",
     verdict_only: "Với bài tập này, giáo viên chỉ cho xem kết quả chung và điểm.",
