@@ -384,4 +384,9 @@ pub(super) static ENGLISH: Ui = Ui {
     range_not_a_number: "The range to compute is not a whole number.",
     import_refusal: |reason| reason.to_owned(),
     new_accounts_hint: "Give each student their password; they sign in with it and change it on their Account page (their name at the top of every page).",
+    problem_caps: |subtasks, tests, mib| {
+        format!(
+            "A problem has at most {subtasks} subtasks and {tests} tests in all, and its tests take at most {mib} MiB. The tests a variant or a game generates count against your quota like a package's files."
+        )
+    },
 };

@@ -347,6 +347,9 @@ pub struct Ui {
     pub import_refusal: fn(&str) -> String,
     /// Under the new accounts' passwords: where a student changes theirs.
     pub new_accounts_hint: &'static str,
+    /// On the upload and variant pages: `(most subtasks, most tests, most MiB of tests)` a
+    /// problem may have, and what its generated tests count against.
+    pub problem_caps: fn(usize, usize, u64) -> String,
 }
 
 impl Ui {

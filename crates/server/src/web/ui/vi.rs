@@ -397,4 +397,9 @@ pub(super) static VIETNAMESE: Ui = Ui {
         other => format!("không thêm được ({other})"),
     },
     new_accounts_hint: "Hãy đưa mật khẩu cho từng học sinh; các em đăng nhập bằng mật khẩu này rồi tự đổi ở trang Tài khoản (bấm vào tên mình ở đầu trang).",
+    problem_caps: |subtasks, tests, mib| {
+        format!(
+            "Mỗi bài có tối đa {subtasks} nhóm test (subtask) và tổng cộng {tests} test, dung lượng test tối đa {mib} MiB. Các test do biến thể hoặc trò chơi sinh ra cũng được tính vào hạn mức dung lượng của bạn, như các tệp của một gói bài."
+        )
+    },
 };
