@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
-use grundy_problems::spec::Difficulty;
+use grundy_problems::spec::{Difficulty, MAX_TEST_BYTES};
 use grundy_problems::verify::{self, Report};
 use grundy_problems::{Catalogue, Problem};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -32,7 +32,8 @@ pub enum Command {
         lang: String,
     },
     /// Write the generated tests as <DIR>/<number>-<subtask name>/NN.in and NN.ans, and the
-    /// samples as <DIR>/samples/<name>.in and .ans.
+    /// samples as <DIR>/samples/<name>.in and .ans; at most 64 MiB of tests (a problem's most),
+    /// one test in memory at a time.
     Tests {
         slug: String,
         #[arg(long)]
@@ -279,7 +280,20 @@ fn write_tests(problem: &Problem, out: &Path) -> Result<ExitCode> {
         )?;
     }
     let mut written = 0;
+    // What a problem's tests may take (as the service holds variants to it): a problem folder
+    // asking for more is refused as soon as it passes that, its files so far left to look at.
+    let mut bytes = 0u64;
     for test in problem.tests() {
+        bytes += (test.input.len() + test.answer.len()) as u64;
+        if bytes > MAX_TEST_BYTES {
+            bail!(
+                "the tests of {} come to more than {} MiB, the most a problem's tests may take; \
+                 stopped after {written} tests in {}",
+                problem.slug(),
+                MAX_TEST_BYTES >> 20,
+                out.display()
+            );
+        }
         let subtask = &problem.spec.subtasks[test.subtask - 1];
         let dir = out.join(format!("{}-{}", test.subtask, subtask.name));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;

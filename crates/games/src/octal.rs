@@ -220,6 +220,27 @@ impl Marks {
 /// How often the computations report progress (and may be stopped), in heap sizes.
 const REPORT_EVERY: usize = 1 << 12;
 
+/// How often they report at the latest, in pairs of heaps a split may leave: the work of a heap
+/// grows with its size and with the code's splitting digits (a heap of 30 000 under 30 of them
+/// has 450 000 splits), so a count of heaps alone would let a long code run for seconds between
+/// two reports. About 10 ms of marking in a release build, some 80 ms unoptimised.
+pub const WORK_PER_REPORT: u64 = 1 << 24;
+
+/// The pairs a heap of `n` may be split into, over every splitting digit: what computing its
+/// value may cost at most, and what [`WORK_PER_REPORT`] counts.
+pub fn split_work(code: &OctalCode, n: usize) -> u64 {
+    split_removals(code, n).map(|k| ((n - k) / 2) as u64).sum()
+}
+
+/// Whether progress is due at heap `n`, after `work` since the last report (which it resets).
+fn report_due(n: usize, work: &mut u64) -> bool {
+    let due = n.is_multiple_of(REPORT_EVERY) || *work >= WORK_PER_REPORT;
+    if due {
+        *work = 0;
+    }
+    due
+}
+
 /// `G(0..=upto)` by the definition: every option of every heap. Quadratic when the code splits.
 pub fn naive_values(code: &OctalCode, upto: usize) -> Vec<u32> {
     let mut values = vec![0];
@@ -236,10 +257,12 @@ fn extend_naive(
     mut progress: impl FnMut(usize) -> ControlFlow<()>,
 ) -> Ending {
     let mut marks = Marks::default();
+    let mut work = 0;
     for n in values.len()..=upto {
-        if n.is_multiple_of(REPORT_EVERY) && progress(n).is_break() {
+        if report_due(n, &mut work) && progress(n).is_break() {
             return Ending::Stopped;
         }
+        work += split_work(code, n);
         marks.clear();
         mark_simple(code, values, n, &mut marks);
         for k in split_removals(code, n) {
@@ -294,8 +317,9 @@ pub enum Ending {
 ///
 /// See the `fast` module for the details and the choice between the methods.
 ///
-/// `progress` hears the number of values known so far every few thousand heaps and may stop the
-/// computation; the values computed until then are returned.
+/// `progress` hears the number of values known so far every few thousand heaps, and at the latest
+/// after [`WORK_PER_REPORT`] splits, and may stop the computation; the values computed until then
+/// are returned.
 pub fn fast_values(
     code: &OctalCode,
     upto: usize,
@@ -560,15 +584,55 @@ mod tests {
 
     #[test]
     fn a_budget_stops_the_computation() {
+        let mut stopped_at = 0;
         let (values, ending) = fast_values(&code("0.6"), 100_000, |n| {
             if n >= 3 * REPORT_EVERY {
+                stopped_at = n;
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }
         });
         assert_eq!(ending, Ending::Stopped);
-        assert_eq!(values.len(), 3 * REPORT_EVERY);
+        assert_eq!(values.len(), stopped_at);
+        assert!(stopped_at >= 3 * REPORT_EVERY);
+    }
+
+    /// A long code whose every digit splits: its heaps cost hundreds of times those of 0.6, and
+    /// a budget is asked again after a bounded number of splits, not of heaps (a request for
+    /// `upto` 31110 on 30 such digits ran for seconds between two reports).
+    #[test]
+    fn reports_come_after_a_bounded_work_however_long_the_code() {
+        let long = code(&format!("0.{}", "7".repeat(30)));
+        type Progress<'a> = &'a mut dyn FnMut(usize) -> ControlFlow<()>;
+        fn fast(c: &OctalCode, upto: usize, progress: Progress) -> (Vec<u32>, Ending) {
+            fast_values(c, upto, progress)
+        }
+        fn naive(c: &OctalCode, upto: usize, progress: Progress) -> (Vec<u32>, Ending) {
+            let mut values = vec![0];
+            let ending = extend_naive(c, &mut values, upto, progress);
+            (values, ending)
+        }
+        for run in [fast, naive] {
+            let mut heard = vec![0];
+            let (values, stopped) = run(&long, 31_110, &mut |n| {
+                heard.push(n);
+                if n > 5000 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(stopped, Ending::Stopped);
+            assert_eq!(values.len(), *heard.last().unwrap());
+            // At most one block of sixteen heaps past the bound between two reports.
+            let block = 16 * split_work(&long, values.len());
+            for pair in heard.windows(2) {
+                let work: u64 = (pair[0]..pair[1]).map(|n| split_work(&long, n)).sum();
+                assert!(work <= WORK_PER_REPORT + block, "{pair:?}: {work}");
+            }
+            assert!(heard.len() > 3, "{heard:?}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::families;
 use crate::family::{Params, Solver};
 use crate::package::TestFolder;
 use crate::seed::{InstanceKey, TestKey};
-use crate::spec::{CheckerKind, ProblemSpec, is_valid_line_answers};
+use crate::spec::{CheckerKind, ProblemSpec, check_counts, is_valid_line_answers};
 use include_dir::{Dir, include_dir};
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
@@ -133,6 +133,16 @@ pub(crate) const MEMORY_LIMIT_MIB: RangeInclusive<u32> = 16..=4096;
 impl Problem {
     /// Builds a problem from its files, keyed by path relative to the problem folder.
     pub fn from_files(slug: &str, files: &BTreeMap<String, String>) -> Result<Problem, LoadError> {
+        Problem::from_files_using(slug, files, None)
+    }
+
+    /// [`Problem::from_files`] with the family `problem.toml` names already built (an octal
+    /// code's values take seconds to compute: once per request is enough).
+    pub(crate) fn from_files_using(
+        slug: &str,
+        files: &BTreeMap<String, String>,
+        family: Option<Arc<dyn Solver>>,
+    ) -> Result<Problem, LoadError> {
         let toml_text = files
             .get("problem.toml")
             .ok_or_else(|| invalid(slug, "problem.toml is missing"))?;
@@ -154,8 +164,11 @@ impl Problem {
         if !MEMORY_LIMIT_MIB.contains(&spec.memory_limit_mib) {
             return Err(invalid(slug, "memory_limit_mib must lie in 16..=4096"));
         }
-        let solver =
-            families::for_spec(&spec.family, spec.game.as_ref()).map_err(|e| invalid(slug, e))?;
+        let solver = match family {
+            Some(solver) => solver,
+            None => families::for_spec(&spec.family, spec.game.as_ref())
+                .map_err(|e| invalid(slug, e))?,
+        };
         match spec.checker.kind {
             CheckerKind::Tokens => {}
             CheckerKind::Reference if solver.has_reference_checker() => {}
@@ -181,6 +194,7 @@ impl Problem {
         if spec.subtasks.is_empty() {
             return Err(invalid(slug, "at least one subtask is required"));
         }
+        check_counts(&spec.subtasks).map_err(|e| invalid(slug, e))?;
         let points: u64 = spec.subtasks.iter().map(|s| u64::from(s.points)).sum();
         if points != 100 {
             return Err(invalid(
@@ -484,6 +498,27 @@ impl Problem {
             })
     }
 
+    /// What the samples and every test come to, input and answer, as a cache of test files
+    /// holds them: generated one test at a time (a family's are generated here, which takes as
+    /// long as a first judging), and `None` as soon as they pass `limit`, the tests after that
+    /// not generated. The generators are seeded by the spec, version included, so a problem
+    /// generates exactly this much again wherever it is judged.
+    pub fn test_bytes_within(&self, limit: u64) -> Option<u64> {
+        let mut total = 0u64;
+        let sizes = self
+            .samples
+            .iter()
+            .map(|s| s.input.len() + s.answer.len())
+            .chain(self.tests().map(|t| t.input.len() + t.answer.len()));
+        for size in sizes {
+            total = total.saturating_add(size as u64);
+            if total > limit {
+                return None;
+            }
+        }
+        Some(total)
+    }
+
     /// The instances handed to the student with `personal_seed` who answers without a program:
     /// the samples, then `per_subtask` instances of each subtask, named `<subtask>-<n>`.
     ///
@@ -495,42 +530,70 @@ impl Problem {
     /// An uploaded package yields its samples only: its other tests are the hidden set, and
     /// without a generator there is nothing else to draw from.
     pub fn instances(&self, personal_seed: u64, per_subtask: usize) -> Vec<Instance> {
-        let mut instances: Vec<Instance> = self
-            .samples
-            .iter()
-            .map(|sample| Instance {
-                name: sample.name.clone(),
-                subtask: None,
-                input: sample.input.clone(),
-                answer: sample.answer.clone(),
-            })
-            .collect();
-        let Backing::Family { solver, params } = &self.backing else {
-            return instances;
-        };
-        for (s, subtask) in self.spec.subtasks.iter().enumerate() {
-            for n in 1..=per_subtask {
-                let key = InstanceKey {
-                    at: TestKey {
-                        slug: &self.spec.slug,
-                        version: self.spec.version,
-                        subtask: s + 1,
-                        index: n,
-                        seed: self.spec.seed,
-                    },
-                    personal_seed,
-                };
-                let (input, answer) =
-                    solver.generate_test(&params[s], subtask.tests + n - 1, &mut key.rng());
-                instances.push(Instance {
-                    name: format!("{}-{n:02}", subtask.name),
-                    subtask: Some(s + 1),
-                    input,
-                    answer,
-                });
+        self.drawn(personal_seed, per_subtask).collect()
+    }
+
+    /// [`Problem::instances`], or `None` as soon as their inputs and answers pass `max_bytes`
+    /// together: the rest are not drawn, so memory holds at most `max_bytes` and one instance.
+    pub fn instances_within(
+        &self,
+        personal_seed: u64,
+        per_subtask: usize,
+        max_bytes: u64,
+    ) -> Option<Vec<Instance>> {
+        let mut total = 0u64;
+        let mut instances = Vec::new();
+        for instance in self.drawn(personal_seed, per_subtask) {
+            total = total.saturating_add((instance.input.len() + instance.answer.len()) as u64);
+            if total > max_bytes {
+                return None;
             }
+            instances.push(instance);
         }
-        instances
+        Some(instances)
+    }
+
+    /// The instances of [`Problem::instances`], drawn one at a time.
+    fn drawn(&self, personal_seed: u64, per_subtask: usize) -> impl Iterator<Item = Instance> + '_ {
+        let samples = self.samples.iter().map(|sample| Instance {
+            name: sample.name.clone(),
+            subtask: None,
+            input: sample.input.clone(),
+            answer: sample.answer.clone(),
+        });
+        let drawn = match &self.backing {
+            Backing::Family { solver, params } => Some((solver, params)),
+            Backing::Tests { .. } => None,
+        };
+        let subtasks = drawn.into_iter().flat_map(move |(solver, params)| {
+            self.spec
+                .subtasks
+                .iter()
+                .enumerate()
+                .flat_map(move |(s, subtask)| {
+                    (1..=per_subtask).map(move |n| {
+                        let key = InstanceKey {
+                            at: TestKey {
+                                slug: &self.spec.slug,
+                                version: self.spec.version,
+                                subtask: s + 1,
+                                index: n,
+                                seed: self.spec.seed,
+                            },
+                            personal_seed,
+                        };
+                        let (input, answer) =
+                            solver.generate_test(&params[s], subtask.tests + n - 1, &mut key.rng());
+                        Instance {
+                            name: format!("{}-{n:02}", subtask.name),
+                            subtask: Some(s + 1),
+                            input,
+                            answer,
+                        }
+                    })
+                })
+        });
+        samples.chain(subtasks)
     }
 }
 

@@ -6,6 +6,44 @@ use std::collections::BTreeMap;
 /// The `family` of a problem built from an uploaded package rather than a game family.
 pub const PACKAGE_FAMILY: &str = "package";
 
+/// The most subtasks a problem may have, built-in, variant or package. The built-in problems
+/// have at most 3 and a full IOI task about a dozen; a subtask draws instances and names a row
+/// of every result, so hundreds of them only multiply what is generated and shown.
+pub const MAX_SUBTASKS: usize = 20;
+
+/// The most tests a problem may have in all its subtasks (samples not counted). The built-in
+/// problems have at most 26 and an ICPC package rarely more than a couple of hundred; every
+/// submission runs each of them, so at a second each a full run stays under seven minutes.
+pub const MAX_TESTS: usize = 400;
+
+/// The most bytes a problem's tests may take, generated or unpacked: what an uploaded package
+/// may unpack to ([`crate::package::MAX_UNPACKED_BYTES`]), so that a variant is held to what a
+/// package is, and its export reads back.
+pub const MAX_TEST_BYTES: u64 = crate::package::MAX_UNPACKED_BYTES;
+
+/// The most bytes one student's draw of instances of a problem may come to, inputs and answers
+/// ([`crate::Problem::instances_within`]): what one response or page holds. Instances are
+/// answered by hand or pasted from a program run at home; the built-in problems' draws come to
+/// at most a few MiB (checked in the catalogue's tests).
+pub const MAX_INSTANCE_BYTES: u64 = 16 << 20;
+
+/// Whether `subtasks` keep within [`MAX_SUBTASKS`] and [`MAX_TESTS`]; the refusal in words.
+pub fn check_counts(subtasks: &[SubtaskSpec]) -> Result<(), String> {
+    if subtasks.len() > MAX_SUBTASKS {
+        return Err(format!(
+            "{} subtasks; a problem may have at most {MAX_SUBTASKS}",
+            subtasks.len()
+        ));
+    }
+    let tests: usize = subtasks.iter().map(|s| s.tests).sum();
+    if tests > MAX_TESTS {
+        return Err(format!(
+            "{tests} tests in all; a problem may have at most {MAX_TESTS}"
+        ));
+    }
+    Ok(())
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ProblemSpec {

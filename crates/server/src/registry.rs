@@ -302,12 +302,24 @@ impl Problems {
             .ok_or_else(|| RegistryError::Invalid("the problems are not loaded yet".into()))?
             .to_owned();
         let slug = info.slug.clone();
-        let (problem, origin) = tokio::task::spawn_blocking(move || build(&custom, &folder))
-            .await
-            .map_err(|e| RegistryError::Invalid(format!("loading {slug}: {e}")))??;
-        // Problems stored before their unpacked size was recorded: record it now, so the quota
-        // counts it.
-        if let Some(unpacked) = problem.unpacked_bytes().and_then(|b| i64::try_from(b).ok())
+        // Variants stored before their generated tests were charged have none recorded: they
+        // are measured once, here, at the stored version (a draw of at most MAX_TESTS tests).
+        let uncharged = info.unpacked_bytes == 0;
+        let (problem, origin, generated) = tokio::task::spawn_blocking(move || {
+            let (problem, origin) = build(&custom, &folder)?;
+            let generated = (uncharged && problem.is_family_backed())
+                .then(|| problem.test_bytes_within(u64::MAX))
+                .flatten();
+            Ok::<_, RegistryError>((problem, origin, generated))
+        })
+        .await
+        .map_err(|e| RegistryError::Invalid(format!("loading {slug}: {e}")))??;
+        // Problems stored before their unpacked (or generated) size was recorded: record it
+        // now, so the quota counts it.
+        if let Some(unpacked) = problem
+            .unpacked_bytes()
+            .or(generated)
+            .and_then(|b| i64::try_from(b).ok())
             && unpacked != info.unpacked_bytes
         {
             store

@@ -459,7 +459,7 @@ pub struct CustomProblemInfo {
     pub published_at: Option<i64>,
     /// The content's size as stored.
     pub stored_bytes: i64,
-    /// What a package unpacks to (0 for a variant).
+    /// What a package unpacks to, or the samples and tests a variant generates.
     pub unpacked_bytes: i64,
 }
 
@@ -471,13 +471,15 @@ pub struct NewCustomProblem<'a> {
     pub origin: &'a str,
     pub owner: i64,
     pub content: &'a [u8],
-    /// What a package unpacks to (0 for a variant).
+    /// What a package unpacks to, or the samples and tests a variant (or a game from its code)
+    /// generates into the judge's cache.
     pub unpacked_bytes: i64,
     pub now: i64,
 }
 
 impl NewCustomProblem<'_> {
-    /// What it counts against its owner's quota: the content as stored plus what it unpacks to.
+    /// What it counts against its owner's quota: the content as stored plus what it unpacks to or
+    /// generates.
     pub fn charge(&self) -> i64 {
         (self.content.len() as i64).saturating_add(self.unpacked_bytes)
     }

@@ -30,7 +30,9 @@
 //! Both modes give exactly the values of the definition whatever the mask; the mask only decides
 //! how fast.
 
-use super::{Ending, NO_HEAP, ONE_HEAP, OctalCode, REPORT_EVERY, TWO_HEAPS, find_period_in};
+use super::{
+    Ending, NO_HEAP, ONE_HEAP, OctalCode, TWO_HEAPS, find_period_in, report_due, split_work,
+};
 use std::ops::ControlFlow;
 
 /// Heaps computed together: one lane each.
@@ -751,12 +753,14 @@ pub(super) fn compute(
     let widen = |values: &[u16]| values.iter().map(|&v| u32::from(v)).collect::<Vec<u32>>();
     let mut checkpoint = FIRST_BLOCK;
     let mut overflow = Ok(());
+    let mut work = 0;
     while overflow.is_ok() && engine.values.len() <= upto {
         let n = engine.values.len();
-        if n.is_multiple_of(REPORT_EVERY) && progress(n).is_break() {
+        if report_due(n, &mut work) && progress(n).is_break() {
             return (widen(&engine.values), Ending::Stopped);
         }
         if n < FIRST_BLOCK {
+            work += split_work(code, n);
             overflow = engine.single();
             continue;
         }
@@ -771,7 +775,9 @@ pub(super) fn compute(
             }
             engine.choose(n);
         }
-        overflow = engine.block(n, (n + LANES).min(upto + 1));
+        let end = (n + LANES).min(upto + 1);
+        work += (n..end).map(|m| split_work(code, m)).sum::<u64>();
+        overflow = engine.block(n, end);
     }
     let mut values = widen(&engine.values);
     let ending = match overflow {

@@ -19,6 +19,7 @@ use rand::RngExt;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const MAX_GAMES: u32 = 1000;
@@ -28,8 +29,15 @@ const MAX_PROVEN_HEAP: u64 = 1_000_000_000_000_000_000;
 /// How far the values are computed when `[game]` gives no `upto`, and the bounds on `upto`: the
 /// computation runs whenever the problem is loaded, and the smallest subtasks need 1000 heaps.
 pub const DEFAULT_UPTO: usize = 10_000;
-/// How long [`problem_files`] may compute a code's values: it answers a teacher's request.
+/// How long a teacher's request for a problem of a code may take, from its arrival to its answer
+/// (`POST /api/v1/games`).
 pub const REQUEST_BUDGET: Duration = Duration::from_secs(5);
+/// How long [`problem`] may compute the code's values within [`REQUEST_BUDGET`]: the computation
+/// is asked again at least every [`WORK_PER_REPORT`](grundy_games::octal::WORK_PER_REPORT)
+/// splits (tens of milliseconds), and the second left is for the rest of the request (the
+/// statement, the problem, its tests measured against the quota, storing), which takes a fraction
+/// of it.
+pub const VALUES_BUDGET: Duration = Duration::from_secs(4);
 pub const UPTO: std::ops::RangeInclusive<usize> = 1000..=100_000;
 /// The heap bounds of the first two subtasks: brute force, then the quadratic recurrence.
 const SMALL_HEAP: u64 = 20;
@@ -52,7 +60,7 @@ pub enum OctalError {
     Title,
     #[error(
         "computing the values up to {upto} took more than {seconds} s (they reached {reached}); \
-         ask for a smaller range (`upto`)"
+         ask for a smaller range (`upto`) or a shorter code"
     )]
     Budget {
         reached: u64,
@@ -790,6 +798,31 @@ pub struct OctalRequest {
 /// The files of a problem folder for a code (`problem.toml`, the statements in English and
 /// Vietnamese, one sample), ready for [`Problem::from_files`](crate::Problem::from_files).
 pub fn problem_files(request: &OctalRequest) -> Result<BTreeMap<String, String>, OctalError> {
+    Ok(folder(request)?.0)
+}
+
+/// Why a request does not make a problem: the code or the request, or (a fault of this crate)
+/// the files made from them.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    #[error(transparent)]
+    Octal(#[from] OctalError),
+    #[error(transparent)]
+    Load(#[from] crate::LoadError),
+}
+
+/// The problem of a code with its files (what is stored, and loads to the same problem), the
+/// values computed once, within [`VALUES_BUDGET`].
+pub fn problem(
+    request: &OctalRequest,
+) -> Result<(BTreeMap<String, String>, crate::Problem), RequestError> {
+    let (files, family) = folder(request)?;
+    let problem = crate::Problem::from_files_using(&request.slug, &files, Some(Arc::new(family)))?;
+    Ok((files, problem))
+}
+
+/// The files of a code's problem, and the family they were made with.
+fn folder(request: &OctalRequest) -> Result<(BTreeMap<String, String>, Octal), OctalError> {
     if !crate::catalogue::is_valid_slug(&request.slug) {
         return Err(OctalError::Slug(request.slug.clone()));
     }
@@ -799,7 +832,7 @@ pub fn problem_files(request: &OctalRequest) -> Result<BTreeMap<String, String>,
     let family = Octal::within(
         &request.code,
         request.upto.unwrap_or(DEFAULT_UPTO),
-        Some(REQUEST_BUDGET),
+        Some(VALUES_BUDGET),
     )?;
     let mut game = toml::Table::new();
     game.insert("code".into(), family.code().to_string().into());
@@ -857,7 +890,7 @@ pub fn problem_files(request: &OctalRequest) -> Result<BTreeMap<String, String>,
     };
     files.insert("samples/01.in".into(), family.render(&sample));
     files.insert("samples/01.ans".into(), family.solve(&sample));
-    Ok(files)
+    Ok((files, family))
 }
 
 /// Subtasks by heap size: brute force over game trees, the quadratic recurrence, then everything.

@@ -7,8 +7,8 @@ use crate::catalogue::{
     TestCase, is_valid_slug,
 };
 use crate::spec::{
-    CheckerKind, CheckerSpec, Difficulty, PACKAGE_FAMILY, PLAIN_LINES, ProblemSpec, SubtaskSpec,
-    is_valid_line_answers,
+    CheckerKind, CheckerSpec, Difficulty, MAX_SUBTASKS, MAX_TESTS, PACKAGE_FAMILY, PLAIN_LINES,
+    ProblemSpec, SubtaskSpec, is_valid_line_answers,
 };
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -841,10 +841,20 @@ impl Files {
             .iter()
             .map(|(g, tests)| (if flat { "secret" } else { g.as_str() }, tests))
             .collect();
-        if groups.len() > 100 {
+        if groups.len() > MAX_SUBTASKS {
             return Err(self.error(
                 "data/secret/",
-                format!("{} groups; at most 100 are allowed", groups.len()),
+                format!(
+                    "{} test groups; a problem may have at most {MAX_SUBTASKS} subtasks",
+                    groups.len()
+                ),
+            ));
+        }
+        let count: usize = groups.values().map(|tests| tests.len()).sum();
+        if count > MAX_TESTS {
+            return Err(self.error(
+                "data/secret/",
+                format!("{count} tests in all; a problem may have at most {MAX_TESTS}"),
             ));
         }
         let order: Vec<(&str, u32)> = match declared {

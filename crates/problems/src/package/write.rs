@@ -1,6 +1,6 @@
 //! Writing a problem out as a package in the 2023-07 layout, reproducible byte for byte.
 
-use super::{Extension, GroupPoints, Limits, PackageError};
+use super::{Extension, GroupPoints, Limits, MAX_UNPACKED_BYTES, PackageError};
 use crate::catalogue::Problem;
 use crate::spec::{CheckerKind, PLAIN_LINES};
 use serde::Serialize;
@@ -34,6 +34,9 @@ struct ProblemYamlOut<'a> {
 /// custom validator's flags, are written as `output_validator_flags` in `data/testdata.yaml`,
 /// where both the legacy and the 2023-07 formats read them; an uploaded interactive package
 /// goes out as it came, `type: interactive` with its interactor.
+///
+/// A problem whose files would unpack to more than [`MAX_UNPACKED_BYTES`] is refused as soon as
+/// they pass it, so the zip in memory stays below that.
 ///
 /// A family problem whose answers are judged by the family's reference checker (several answers
 /// can be right) is refused: the checker is Rust code a package cannot carry, and a package
@@ -97,6 +100,7 @@ pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
     let mut out = Writer {
         zip: ZipWriter::new(Cursor::new(Vec::new())),
         folder: &spec.slug,
+        written: 0,
     };
     out.add("problem.yaml", &yaml)?;
     let flags = match problem.output_validator() {
@@ -155,10 +159,29 @@ pub fn write_zip(problem: &Problem) -> Result<Vec<u8>, PackageError> {
 struct Writer<'a> {
     zip: ZipWriter<Cursor<Vec<u8>>>,
     folder: &'a str,
+    /// Bytes added so far, uncompressed.
+    written: u64,
 }
 
 impl Writer<'_> {
+    /// Counts `bytes` more against [`MAX_UNPACKED_BYTES`]: a package that would unpack to more
+    /// could not be uploaded again, and the zip is built in memory.
+    fn count(&mut self, bytes: u64) -> Result<(), PackageError> {
+        self.written = self.written.saturating_add(bytes);
+        if self.written > MAX_UNPACKED_BYTES {
+            return Err(PackageError::NotExportable {
+                slug: self.folder.to_owned(),
+                reason: format!(
+                    "its files come to more than {} MiB, the most a package may unpack to",
+                    MAX_UNPACKED_BYTES >> 20
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn add(&mut self, path: &str, text: &str) -> Result<(), PackageError> {
+        self.count(text.len() as u64)?;
         self.start(path)?;
         self.zip
             .write_all(text.as_bytes())
@@ -167,6 +190,7 @@ impl Writer<'_> {
 
     fn add_file(&mut self, path: &str, file: &Path) -> Result<(), PackageError> {
         let mut file = File::open(file)?;
+        self.count(file.metadata()?.len())?;
         self.start(path)?;
         std::io::copy(&mut file, &mut self.zip)?;
         Ok(())

@@ -29,7 +29,10 @@ use crate::state::AppState;
 /// own and talking with the program). The slug is `grundy.slug` in problem.yaml or the
 /// archive's top folder. Uploading the same slug again makes a new version. A new problem is a
 /// draft until `POST /api/v1/problems/{slug}/publish`. Refused with 409 when the uploader's
-/// problems would take more than their quota (each counted as its zip plus its files unpacked).
+/// problems would take more than their quota (each counted as its zip plus its files unpacked;
+/// a variant or a game as its files plus the tests it generates). Refused with 422 when the
+/// package has more than 20 test groups (subtasks), more than 400 secret tests in all, or
+/// unpacks to more than 64 MiB.
 #[utoipa::path(post, path = "/api/v1/problems", tag = "teaching",
     request_body(content = Vec<u8>, content_type = "application/zip"),
     security(("bearer" = []), ("session" = [])),
@@ -123,7 +126,10 @@ impl From<VariantBody> for VariantRequest {
 
 /// Creates a variant of a built-in game, a draft until published: another slug, title, limits
 /// and subtasks whose `generator` parameters the family checks; statement, generator and
-/// reference come from the family.
+/// reference come from the family. A problem has at most 20 subtasks and 400 tests in all
+/// (else 422). Its tests are generated once here and measured: more than 64 MiB is refused with
+/// 422, more than the owner's quota leaves with 409, and what they take counts against the
+/// quota with the variant's files, so judging never generates more than was charged.
 #[utoipa::path(post, path = "/api/v1/problems/{slug}/variants", tag = "teaching",
     params(("slug" = String, Path, description = "the base problem")),
     request_body = VariantBody,
@@ -157,7 +163,8 @@ pub(super) struct OctalBody {
     #[schema(pattern = "^0\\.[0-7]*[1-7][0-7]*$", max_length = 34)]
     pub code: String,
     /// How far to compute the values when no period is proven (10 000 when absent); the heaps
-    /// of the problem stay within it. Values that take more than 5 s to compute are refused.
+    /// of the problem stay within it. Values that take more than 4 s to compute are refused, so
+    /// that the answer comes within 5 s.
     #[serde(default, deserialize_with = "whole::option_u64")]
     #[schema(minimum = 1000, maximum = 100000)]
     pub upto: Option<u64>,
@@ -166,7 +173,10 @@ pub(super) struct OctalBody {
 /// Creates a problem from a heap game's octal code, a draft until published: the values are
 /// computed and, where the Octal Game Periodicity Theorem proves a period, heaps go up to 10¹⁸;
 /// the statement (English and Vietnamese) states the rule in words; tests, reference and checker
-/// come from the code. Sending the slug of one's own problem makes a new version of it.
+/// come from the code. Sending the slug of one's own problem makes a new version of it. The
+/// answer comes within 5 s: values that take more than 4 s to compute are refused with 422,
+/// naming how far they got (ask for a smaller `upto` or a shorter code). Its generated tests
+/// count against the owner's quota, as a variant's do.
 #[utoipa::path(post, path = "/api/v1/games", tag = "teaching",
     request_body = OctalBody,
     security(("bearer" = []), ("session" = [])),
@@ -212,14 +222,16 @@ pub(super) async fn publish_problem(
 }
 
 /// Any problem as a Kattis/ICPC package (built-in ones with their generated tests), to take to
-/// DOMjudge or Kattis. Teachers only: it holds the hidden tests.
+/// DOMjudge or Kattis. Teachers only: it holds the hidden tests. The package unpacks to at most
+/// 64 MiB, what an upload may: a larger one is refused (409) as soon as it passes that.
 #[utoipa::path(get, path = "/api/v1/problems/{slug}/package", tag = "teaching",
     params(("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, content_type = "application/zip", body = Vec<u8>),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody,
-            description = "a problem whose checker a package cannot carry")))]
+            description = "a problem whose checker a package cannot carry, or whose files would \
+                come to more than 64 MiB, the most a package may unpack to")))]
 pub(super) async fn export_problem(
     State(state): State<AppState>,
     Teacher(user): Teacher,

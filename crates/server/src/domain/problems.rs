@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use grundy_judge::naming::Group;
+use grundy_problems::spec::MAX_INSTANCE_BYTES;
 use grundy_problems::{Instance, Problem};
 use grundy_store::{ProblemMark, User};
 
@@ -100,9 +101,18 @@ pub struct Drawn {
 /// Draws `seed`'s instances (the largest subtasks' inputs take a moment: off the async threads).
 pub(crate) async fn draw(entry: Arc<Entry>, seed: u64, draw: Option<i64>) -> Result<Drawn> {
     let problem = entry.problem.clone();
-    let drawn = tokio::task::spawn_blocking(move || instances(&problem, seed))
-        .await
-        .map_err(|e| super::error::thread("drawing instances", e))?;
+    let drawn = tokio::task::spawn_blocking(move || {
+        problem.instances_within(seed, INSTANCES_PER_SUBTASK, MAX_INSTANCE_BYTES)
+    })
+    .await
+    .map_err(|e| super::error::thread("drawing instances", e))?
+    .ok_or_else(|| {
+        Error::Conflict(format!(
+            "the instances of {:?} come to more than {} MiB, more than one page holds; it takes programs only",
+            entry.problem.slug(),
+            MAX_INSTANCE_BYTES >> 20
+        ))
+    })?;
     let named = drawn
         .into_iter()
         .map(|i| (Group::of_instance(&i).name(&entry.problem).to_owned(), i))

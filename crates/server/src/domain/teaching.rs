@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use grundy_problems::families::octal::{self, OctalRequest};
+use grundy_problems::spec::MAX_TEST_BYTES;
 use grundy_problems::{PackageError, Problem, VariantRequest};
 use grundy_store::{NewCustomProblem, Put, User};
 
@@ -17,7 +18,7 @@ use crate::registry::{self, Entry, Origin};
 async fn store_problem(
     domain: &Domain,
     user: &User,
-    mut problem: Problem,
+    problem: Problem,
     origin: Origin,
     content: &[u8],
 ) -> Result<Arc<Entry>> {
@@ -32,26 +33,63 @@ async fn store_problem(
             "{slug:?} is a built-in problem; choose another slug"
         )));
     }
+    let quota = domain
+        .policy
+        .problem_quota_bytes
+        .map(|q| i64::try_from(q).unwrap_or(i64::MAX));
+    // A family's tests are generated into the judge's cache when first judged: they are measured
+    // now, for the version about to be stored (the generators are seeded by it), and charged
+    // with the rest, so that no submission makes the cache grow past what was charged.
+    let predicted = match domain.store.custom_problem_info(&slug).await? {
+        Some(info) => info.version.saturating_add(1),
+        None => 1,
+    };
+    let (mut problem, unpacked_bytes) = match problem.unpacked_bytes() {
+        Some(bytes) => (problem, i64::try_from(bytes).unwrap_or(i64::MAX)),
+        None => {
+            let used = domain.store.custom_problem_usage(user.id, &slug).await?;
+            let left = quota.map_or(i64::MAX, |q| q - used - content.len() as i64);
+            let limit = MAX_TEST_BYTES.min(u64::try_from(left).unwrap_or(0));
+            let (problem, bytes) = generated_bytes(problem, predicted, limit).await?;
+            let Some(bytes) = bytes else {
+                return Err(if limit == MAX_TEST_BYTES {
+                    Error::Invalid(format!(
+                        "the tests of {slug:?} come to more than {} MiB, the most a problem's tests may take; give it fewer tests or smaller ones",
+                        MAX_TEST_BYTES >> 20
+                    ))
+                } else {
+                    Error::Conflict(tests_over_quota(used, limit, quota))
+                });
+            };
+            (problem, i64::try_from(bytes).unwrap_or(i64::MAX))
+        }
+    };
     let new = NewCustomProblem {
         slug: &slug,
         origin: origin.as_str(),
         owner: user.id,
         content,
-        unpacked_bytes: problem
-            .unpacked_bytes()
-            .map_or(0, |b| i64::try_from(b).unwrap_or(i64::MAX)),
+        unpacked_bytes,
         now: now_ms(),
     };
-    let quota = domain
-        .policy
-        .problem_quota_bytes
-        .map(|q| i64::try_from(q).unwrap_or(i64::MAX));
     let (version, published) = match domain.store.put_custom_problem(&new, quota).await? {
         Put::Stored { version, published } => (version, published),
         Put::OverQuota { used } => {
             return Err(Error::Conflict(over_quota(used, new.charge(), quota)));
         }
     };
+    if version != predicted && problem.is_family_backed() {
+        // Another version of the slug was stored meanwhile: this one's tests are not those
+        // measured. They are measured again and the charge corrected, past the quota at worst
+        // by the difference between two draws of the same generators.
+        let (measured, bytes) = generated_bytes(problem, version, u64::MAX).await?;
+        problem = measured;
+        let bytes = bytes.map_or(i64::MAX, |b| i64::try_from(b).unwrap_or(i64::MAX));
+        domain
+            .store
+            .set_unpacked_bytes(&slug, version, bytes)
+            .await?;
+    }
     problem.spec.version = u32::try_from(version)
         .map_err(|_| Error::Internal(format!("version {version} of {slug}")))?;
     let digest = grundy_judge::testset::digest(&problem);
@@ -61,16 +99,49 @@ async fn store_problem(
     Ok(entry)
 }
 
+/// What a family problem's samples and tests come to at `version`, generated off the async
+/// threads; `None` past `limit` (see [`Problem::test_bytes_within`]).
+pub(crate) async fn generated_bytes(
+    mut problem: Problem,
+    version: i64,
+    limit: u64,
+) -> Result<(Problem, Option<u64>)> {
+    problem.spec.version =
+        u32::try_from(version).map_err(|_| Error::Internal(format!("version {version}")))?;
+    tokio::task::spawn_blocking(move || {
+        let bytes = problem.test_bytes_within(limit);
+        (problem, bytes)
+    })
+    .await
+    .map_err(|e| super::error::thread("measuring generated tests", e))
+}
+
+/// MiB to one decimal.
+fn mib(bytes: i64) -> String {
+    format!("{:.1}", bytes as f64 / f64::from(1 << 20))
+}
+
 /// Why a problem does not fit in its owner's quota, in MiB.
 fn over_quota(used: i64, needed: i64, quota: Option<i64>) -> String {
-    let mib = |bytes: i64| bytes as f64 / f64::from(1 << 20);
     format!(
-        "over your quota: your other problems take {:.1} MiB of your {:.1} MiB, and this one \
-         needs {:.1} MiB (its package as stored plus its files unpacked); upload a smaller \
-         version of one of yours, or ask the service's operator for a larger quota",
+        "over your quota: your other problems take {} MiB of your {} MiB, and this one \
+         needs {} MiB (as stored, plus its files unpacked or its tests generated); upload a \
+         smaller version of one of yours, or ask the service's operator for a larger quota",
         mib(used),
         mib(quota.unwrap_or(i64::MAX)),
         mib(needed)
+    )
+}
+
+/// Why a family problem's generated tests do not fit in what its owner's quota leaves.
+fn tests_over_quota(used: i64, left: u64, quota: Option<i64>) -> String {
+    format!(
+        "over your quota: your other problems take {} MiB of your {} MiB, and the tests this \
+         one generates come to more than the {} MiB left; give it fewer tests or smaller ones, \
+         or ask the service's operator for a larger quota",
+        mib(used),
+        mib(quota.unwrap_or(i64::MAX)),
+        mib(i64::try_from(left).unwrap_or(i64::MAX))
     )
 }
 
@@ -123,13 +194,12 @@ pub async fn add_variant(
 /// theirs. It is kept as a variant of the built-in octal games: its files, rebuilt from the code.
 pub async fn add_octal(domain: &Domain, user: &User, request: OctalRequest) -> Result<Arc<Entry>> {
     access::require_teacher(user)?;
-    let slug = request.slug.clone();
-    // Computing the values takes up to a second for the largest range: off the async threads.
-    let files = tokio::task::spawn_blocking(move || octal::problem_files(&request))
+    // Computing the values takes seconds for a long code (within octal::VALUES_BUDGET, which
+    // leaves the rest of octal::REQUEST_BUDGET for measuring and storing): off the async threads.
+    let (files, problem) = tokio::task::spawn_blocking(move || octal::problem(&request))
         .await
         .map_err(|e| super::error::thread("computing an octal game", e))?
         .map_err(|e| Error::Invalid(e.to_string()))?;
-    let problem = Problem::from_files(&slug, &files).map_err(|e| Error::Invalid(e.to_string()))?;
     let content = serde_json::to_vec(&files).map_err(|e| Error::Internal(e.to_string()))?;
     store_problem(domain, user, problem, Origin::Variant, &content).await
 }

@@ -300,6 +300,47 @@ const WORDED: &[(&str, &str)] = &[
         "{}: hãy nhập ngày và giờ (UTC).",
     ),
     ("{}: give a whole number", "{}: hãy nhập một số nguyên."),
+    // Bounds on what a problem generates (issue "Trust inside a class", item 4).
+    (
+        "over your quota: your other problems take {} MiB of your {} MiB, and this one needs {} MiB (as stored, plus its files unpacked or its tests generated); upload a smaller version of one of yours, or ask the service's operator for a larger quota",
+        "Vượt hạn mức dung lượng: các bài khác của bạn đã dùng {} MiB trong tổng số {} MiB, còn bài này cần {} MiB (phần lưu trữ cộng với các tệp sau khi giải nén hoặc các test được sinh ra). Hãy tải lên phiên bản nhỏ hơn của một bài, hoặc đề nghị người vận hành hệ thống tăng hạn mức.",
+    ),
+    (
+        "over your quota: your other problems take {} MiB of your {} MiB, and the tests this one generates come to more than the {} MiB left; give it fewer tests or smaller ones, or ask the service's operator for a larger quota",
+        "Vượt hạn mức dung lượng: các bài khác của bạn đã dùng {} MiB trong tổng số {} MiB, còn các test mà bài này sinh ra vượt quá {} MiB còn lại. Hãy giảm số test hoặc kích thước test, hoặc đề nghị người vận hành hệ thống tăng hạn mức.",
+    ),
+    (
+        "the tests of {} come to more than {} MiB, the most a problem's tests may take; give it fewer tests or smaller ones",
+        "Các test của bài {} vượt quá {} MiB, dung lượng tối đa dành cho test của một bài; hãy giảm số test hoặc kích thước test.",
+    ),
+    (
+        "the instances of {} come to more than {} MiB, more than one page holds; it takes programs only",
+        "Bộ dữ liệu của bài {} vượt quá {} MiB, quá lớn để hiện trên một trang; bài này chỉ nhận chương trình.",
+    ),
+    (
+        "problem {}: {} subtasks; a problem may have at most {}",
+        "Bài {}: có {} nhóm test (subtask), nhưng mỗi bài chỉ được có tối đa {} nhóm.",
+    ),
+    (
+        "problem {}: {} tests in all; a problem may have at most {}",
+        "Bài {}: có tổng cộng {} test, nhưng mỗi bài chỉ được có tối đa {} test.",
+    ),
+    (
+        "{}: {} test groups; a problem may have at most {} subtasks",
+        "{}: có {} nhóm test, nhưng mỗi bài chỉ được có tối đa {} nhóm test (subtask).",
+    ),
+    (
+        "{}: {} tests in all; a problem may have at most {}",
+        "{}: có tổng cộng {} test, nhưng mỗi bài chỉ được có tối đa {} test.",
+    ),
+    (
+        "computing the values up to {} took more than {} s (they reached {}); ask for a smaller range (`upto`) or a shorter code",
+        "Tính giá trị Grundy đến {} mất hơn {} giây (mới tính được đến {}); hãy chọn phạm vi nhỏ hơn (`upto`) hoặc một mã ngắn hơn.",
+    ),
+    (
+        "problem {} cannot be exported as a package: its files come to more than {} MiB, the most a package may unpack to",
+        "Không xuất được bài {} thành gói: các tệp vượt quá {} MiB, dung lượng tối đa của một gói sau khi giải nén.",
+    ),
 ];
 
 /// The refusals without a detail, by their English words.

@@ -165,6 +165,8 @@ pub(super) struct UploadPage {
     limits: String,
     /// What the teacher's problems take of their quota, in words.
     usage: String,
+    /// The most subtasks, tests and bytes of tests a problem may have, in words.
+    caps: String,
 }
 
 impl UploadPage {
@@ -186,6 +188,7 @@ impl UploadPage {
                 registry::package_limits().max_total_bytes >> 20,
             ),
             usage,
+            caps: caps(ui),
         }
     }
 }
@@ -247,6 +250,14 @@ pub(super) struct VariantPage {
     bases: Vec<(String, String)>,
     form: VariantForm,
     error: Option<String>,
+    /// The most subtasks, tests and bytes of tests a problem may have, in words.
+    caps: String,
+}
+
+/// The caps on a problem's subtasks and tests, in the reader's words.
+fn caps(ui: &Ui) -> String {
+    use grundy_problems::spec::{MAX_SUBTASKS, MAX_TEST_BYTES, MAX_TESTS};
+    (ui.problem_caps)(MAX_SUBTASKS, MAX_TESTS, MAX_TEST_BYTES >> 20)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -271,7 +282,8 @@ fn variant_page_for(
     mut form: VariantForm,
     error: Option<String>,
 ) -> VariantPage {
-    let code = words_for(Some(&user)).code;
+    let ui = words_for(Some(&user));
+    let code = ui.code;
     let bases: Vec<(String, String)> = teaching::variant_bases(&state.domain)
         .iter()
         .map(|e| {
@@ -298,6 +310,7 @@ fn variant_page_for(
         }
     }
     VariantPage {
+        caps: caps(ui),
         frame: Frame::new(Some(user), "").titled(|ui| ui.create_variant),
         bases,
         form,

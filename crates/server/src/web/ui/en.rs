@@ -420,4 +420,9 @@ pub(super) static ENGLISH: Ui = Ui {
         MemberOrigin::Course => "added before invitations (not asked)",
     },
     users_teacher_hint: "These are the people of your courses. Students' accounts are made on a course's page (Add students or co-teachers, with \"Create accounts for students who have none\"); you may set a new password for those your courses made, while they are in no other teacher's course. Everyone else's account is theirs and the admins'.",
+    problem_caps: |subtasks, tests, mib| {
+        format!(
+            "A problem has at most {subtasks} subtasks and {tests} tests in all, and its tests take at most {mib} MiB. The tests a variant or a game generates count against your quota like a package's files."
+        )
+    },
 };

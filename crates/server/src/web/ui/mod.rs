@@ -374,6 +374,9 @@ pub struct Ui {
     pub member_origin: fn(MemberOrigin) -> &'static str,
     /// On the users page of a teacher, who makes no accounts there.
     pub users_teacher_hint: &'static str,
+    /// On the upload and variant pages: `(most subtasks, most tests, most MiB of tests)` a
+    /// problem may have, and what its generated tests count against.
+    pub problem_caps: fn(usize, usize, u64) -> String,
 }
 
 impl Ui {

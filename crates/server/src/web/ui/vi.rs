@@ -441,4 +441,9 @@ pub(super) static VIETNAMESE: Ui = Ui {
         MemberOrigin::Course => "được thêm trước khi có lời mời (chưa được hỏi ý)",
     },
     users_teacher_hint: "Đây là những người trong các lớp của thầy cô. Tài khoản học sinh được tạo ở trang của lớp (mục «Thêm học sinh hoặc giáo viên cùng dạy», chọn «Tạo tài khoản cho học sinh chưa có»); thầy cô đặt lại được mật khẩu cho các tài khoản do lớp mình tạo, khi học sinh đó chưa vào lớp của giáo viên khác. Các tài khoản khác do chính chủ và người quản trị quản lý.",
+    problem_caps: |subtasks, tests, mib| {
+        format!(
+            "Mỗi bài có tối đa {subtasks} nhóm test (subtask) và tổng cộng {tests} test, dung lượng test tối đa {mib} MiB. Các test do biến thể hoặc trò chơi sinh ra cũng được tính vào hạn mức dung lượng của bạn, như các tệp của một gói bài."
+        )
+    },
 };
