@@ -65,6 +65,7 @@ fn class() -> Class {
             name: format!("student-{id:03}"),
             role: MemberRole::Student,
             joined_at: 0,
+            origin: grundy_store::MemberOrigin::JoinCode,
         })
         .collect();
     let extensions = (1..=STUDENTS)

@@ -300,6 +300,7 @@ mod tests {
             name: name.into(),
             role: MemberRole::Student,
             joined_at: 0,
+            origin: grundy_store::MemberOrigin::JoinCode,
         }
     }
 
