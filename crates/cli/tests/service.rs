@@ -987,6 +987,68 @@ async fn a_program_runs_on_the_students_own_instances_in_an_assignment() {
             "test {n}'s answer"
         );
     }
+    // Past a subtask's first failure the rest of it is skipped (it cannot change the score),
+    // unless the teacher asks for every test to run.
+    let stopped = subtask_verdicts(&done);
+    assert!(stopped.values().any(|v| v.len() > 1), "{stopped:?}");
+    for (group, verdicts) in &stopped {
+        assert_eq!(verdicts[0], "wrong_answer", "{group}: {verdicts:?}");
+        assert!(
+            verdicts[1..].iter().all(|v| v == "skipped"),
+            "{group}: {verdicts:?}"
+        );
+    }
+    let (status, every) = post(
+        &format!("/api/v1/courses/{}/assignments", course["id"]),
+        &teacher,
+        json!({
+            "title": "Stones, every test",
+            "opens_at": now - 60_000,
+            "due_at": now + 86_400_000,
+            "feedback": "inputs",
+            "run_every_test": true,
+            "problems": ["stones"],
+        }),
+    )
+    .await;
+    assert_eq!(status, 201, "{every}");
+    let submission = submit_json(
+        &url,
+        &student,
+        json!({ "problem": "stones", "language": "cpp20",
+                "source": "int main() { return 0; }\n", "assignment": every["id"] }),
+    )
+    .await;
+    let all_run = wait_done(&url, &student, submission, Duration::from_secs(180)).await;
+    assert_eq!(all_run["score"], done["score"], "the same score either way");
+    let ran = subtask_verdicts(&all_run);
+    assert_eq!(
+        ran.iter().map(|(g, v)| (g, v.len())).collect::<Vec<_>>(),
+        stopped
+            .iter()
+            .map(|(g, v)| (g, v.len()))
+            .collect::<Vec<_>>(),
+        "the same tests"
+    );
+    assert!(
+        ran.values().flatten().all(|v| v == "wrong_answer"),
+        "{ran:?}"
+    );
+}
+
+/// Each subtask's test verdicts in order, by subtask name.
+fn subtask_verdicts(done: &Value) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut groups = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for test in done["tests"].as_array().unwrap() {
+        let group = test["group"].as_str().unwrap();
+        if group != "samples" && group != "personal" {
+            groups
+                .entry(group.to_owned())
+                .or_default()
+                .push(test["verdict"].as_str().unwrap().to_owned());
+        }
+    }
+    groups
 }
 
 /// `grundy admin memberships` lists, for an admin's review, the memberships that a teacher made

@@ -61,6 +61,8 @@ function follow(section) {
     // Sent first and whenever an attempt starts over: the tests follow from the beginning.
     const state = JSON.parse(event.data);
     setVerdict(state.status);
+    // The place in the queue was the server's when the page was made; judging has begun.
+    if (state.status !== "queued") document.getElementById("queue-place")?.remove();
     rows.replaceChildren();
     failedList?.replaceChildren();
     if (failed) failed.hidden = true;

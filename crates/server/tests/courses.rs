@@ -597,6 +597,20 @@ async fn the_whole_course(store: Store) {
     class.at(T0 + 8 * DAY + HOUR);
     let bob_late = class.submit(&bob, program("stones", id)).await;
     let carl_mini = class.submit(&carl, program("stones-mini", id)).await;
+    // Work on time is judged first: carl's, on time under his extension, goes ahead of bob's
+    // late one though bob's came first; each is told their place.
+    let place = |token: &str, id: i64| {
+        let (class, token) = (&class, token.to_owned());
+        async move {
+            let (status, doc) = class
+                .get(&format!("/api/v1/submissions/{id}"), &token)
+                .await;
+            assert_eq!(status, 200, "{doc}");
+            doc["queue_position"].clone()
+        }
+    };
+    assert_eq!(place(&carl, carl_mini).await, json!(1));
+    assert_eq!(place(&bob, bob_late).await, json!(2));
     class.at(T0 + 9 * DAY + 2 * HOUR);
     let ann_late = class
         .submit(
@@ -611,6 +625,7 @@ async fn the_whole_course(store: Store) {
             (ann_late, (100, vec![])),
         ]))
         .await;
+    assert_eq!(place(&bob, bob_late).await, json!(null), "judged: no place");
     class.at(T0 + 10 * DAY + HOUR);
     let (status, refused) = class
         .post("/api/v1/submissions", &bob, program("stones", id))

@@ -81,7 +81,9 @@ impl Store {
             format!(
                 "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, \
                  attempts = attempts + 1, started_at = $3 WHERE id = ({pick}) \
-                 RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed"
+                 RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed, \
+                 COALESCE((SELECT a.run_every_test FROM assignments a \
+                           WHERE a.id = submissions.assignment_id), FALSE) AS run_every_test"
             )
         };
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";

@@ -327,6 +327,8 @@ pub struct Claimed {
     pub attempts: i64,
     /// Set when the instances are the student's personal ones of an assignment.
     pub instance_seed: Option<i64>,
+    /// The assignment asked for every test to run, past a subtask's first failure.
+    pub run_every_test: bool,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -339,6 +341,7 @@ pub(crate) struct ClaimedRow {
     source: Vec<u8>,
     attempts: i64,
     instance_seed: Option<i64>,
+    run_every_test: bool,
 }
 
 impl TryFrom<ClaimedRow> for Claimed {
@@ -353,6 +356,7 @@ impl TryFrom<ClaimedRow> for Claimed {
             source: row.source,
             attempts: row.attempts,
             instance_seed: row.instance_seed,
+            run_every_test: row.run_every_test,
         })
     }
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use grundy_judge::explain::Explanation;
-use grundy_judge::{SubtaskResult, Verdict};
+use grundy_judge::{SubmissionBudget, SubtaskResult, Verdict};
 use grundy_problems::play::{BoardMove, Mover, Side, Transcript, Value};
 use grundy_problems::spec::Difficulty;
 use grundy_store::{
@@ -161,6 +161,12 @@ pub struct ProblemSummary {
     pub version: u32,
     pub time_limit_ms: u32,
     pub memory_limit_mib: u32,
+    /// What judging one submission may take in all, compiling, every test, checking and the
+    /// explanation of a wrong answer included: CPU milliseconds, and milliseconds of wall time.
+    /// A submission that uses it up is judged on the tests run so far; the first test not run
+    /// says so.
+    pub judging_budget_cpu_ms: u64,
+    pub judging_budget_wall_ms: u64,
     pub origin: OriginName,
     /// False for a draft, which only its owner, their co-teachers, admins and the courses whose
     /// assignments list it see.
@@ -184,6 +190,8 @@ impl ProblemSummary {
             version: p.spec.version,
             time_limit_ms: p.spec.time_limit_ms,
             memory_limit_mib: p.spec.memory_limit_mib,
+            judging_budget_cpu_ms: SubmissionBudget::stated(p).cpu_ms,
+            judging_budget_wall_ms: SubmissionBudget::stated(p).wall_ms,
             origin: entry.origin.into(),
             published: entry.published,
             interactive: p.is_interactive(),
@@ -736,6 +744,9 @@ pub struct SubmissionDetail {
     /// Each subtask's result, once judged, as the statement lists it; empty at the `verdict`
     /// level, before judging ends, and when the problem has changed version since.
     pub subtasks: Vec<SubtaskResultView>,
+    /// While the submission waits to be judged, its place in the queue (1 is next): the queue
+    /// takes turns between people, so it may move either way as others' work arrives.
+    pub queue_position: Option<i64>,
 }
 
 impl SubmissionDetail {
@@ -755,6 +766,7 @@ impl SubmissionDetail {
                 .into_iter()
                 .map(SubtaskResultView::from)
                 .collect(),
+            queue_position: detail.queue_position,
         }
     }
 }

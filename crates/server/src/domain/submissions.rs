@@ -56,8 +56,8 @@ pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<
     let entry = problems::visible(domain, Some(user), &new.problem).await?;
     let checked = check(domain, &entry.problem, new.work)?;
     let now = domain.now();
-    let instance_seed = match new.assignment {
-        None => None,
+    let (instance_seed, priority) = match new.assignment {
+        None => (None, grundy_store::priority::PRACTICE),
         Some(id) => personal_seed(domain, user, id, &entry.problem, &checked, now).await?,
     };
     within_rate(domain, user, now).await?;
@@ -70,7 +70,7 @@ pub async fn submit(domain: &Domain, user: &User, new: NewSubmission) -> Result<
                 kind: checked.kind,
                 language: checked.language,
                 source: checked.source,
-                priority: 0,
+                priority,
                 assignment_id: new.assignment,
                 instance_seed,
             },
@@ -167,8 +167,8 @@ async fn personal_seed(
     problem: &Problem,
     checked: &Checked,
     now: i64,
-) -> Result<Option<i64>> {
-    let (seed, generation, personal_tests) =
+) -> Result<(Option<i64>, i64)> {
+    let (seed, generation, personal_tests, priority) =
         assignment_seed(domain, user, id, problem.slug(), now).await?;
     if let Some(answered) = checked.answered_draw {
         let Some(answered) = answered else {
@@ -184,7 +184,7 @@ async fn personal_seed(
     }
     let personal =
         checked.kind == SubmissionKind::Answers || (personal_tests && problem.is_family_backed());
-    Ok(personal.then_some(seed))
+    Ok((personal.then_some(seed), priority))
 }
 
 /// At most the operator's number of submissions a minute per user.
@@ -215,7 +215,7 @@ async fn assignment_seed(
     id: i64,
     problem: &str,
     now: i64,
-) -> Result<(i64, i64, bool)> {
+) -> Result<(i64, i64, bool, i64)> {
     let (assignment, role) = access::assignment(domain, user, id).await?;
     // Not "not found", unlike on the assignment's pages: the submission, not the path, is wrong.
     if !assignments::lists(&assignment, problem) {
@@ -223,6 +223,9 @@ async fn assignment_seed(
             "{problem} is not part of assignment {id}"
         )));
     }
+    // Work due soon goes ahead of practice; late work waits with practice, so that a deadline
+    // cannot be beaten by submitting after it.
+    let mut priority = grundy_store::priority::ASSIGNMENT;
     if access::bound_by_deadlines(role) {
         let deadlines = assignments::deadlines_for(domain, &assignment, user.id).await?;
         match Window::of(&deadlines, now) {
@@ -238,11 +241,17 @@ async fn assignment_seed(
                     when(deadlines.closes_at)
                 )));
             }
-            Window::Open | Window::Late => {}
+            Window::Open => {}
+            Window::Late => priority = grundy_store::priority::PRACTICE,
         }
     }
     let (draw, seed) = assignments::personal_draw(domain, id, user.id, problem).await?;
-    Ok((seed, draw.generation, assignment.spec.personal_tests))
+    Ok((
+        seed,
+        draw.generation,
+        assignment.spec.personal_tests,
+        priority,
+    ))
 }
 
 /// The submission if the caller may see it; someone else's is "not found", not "forbidden",
@@ -385,6 +394,8 @@ pub struct Detail {
     pub explanation: Option<Explanation>,
     /// An explanation is still to come (it is found after the verdict).
     pub explanation_pending: bool,
+    /// While it waits: its place in the queue (1 is next).
+    pub queue_position: Option<i64>,
 }
 
 /// Whether an explanation follows this submission for a viewer told `feedback`: a program's
@@ -425,6 +436,14 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
     };
     let explanation = explanation(domain, id, feedback).await?;
     let explanation_pending = explanation.is_none() && explained(domain, &submission, feedback);
+    let queue_position = match submission.status {
+        SubmissionStatus::Queued => domain
+            .store
+            .queue_ahead(id, domain.now())
+            .await?
+            .map(|ahead| ahead + 1),
+        _ => None,
+    };
     Ok(Detail {
         submission,
         author,
@@ -434,6 +453,7 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
         source: String::from_utf8_lossy(&source).into_owned(),
         explanation,
         explanation_pending,
+        queue_position,
     })
 }
 

@@ -162,6 +162,7 @@ pub(super) struct ProblemPage {
     tags: Vec<String>,
     time_limit_ms: u32,
     memory_limit_mib: u32,
+    judging_budget: grundy_judge::SubmissionBudget,
     samples: Vec<SampleBox>,
     languages: Vec<LanguageChoice>,
     chosen_language: String,
@@ -308,6 +309,7 @@ async fn problem_page_for(
         tags: p.spec.tags.clone(),
         time_limit_ms: p.spec.time_limit_ms,
         memory_limit_mib: p.spec.memory_limit_mib,
+        judging_budget: grundy_judge::SubmissionBudget::stated(p),
         samples: p
             .samples
             .iter()
@@ -869,6 +871,8 @@ pub(super) struct SubmissionPage {
     /// Why it is wrong, once found; `explains` while it is still to come.
     explanation: ExplanationLine,
     explains: bool,
+    /// While it waits, its place in the queue, in words.
+    queue_place: Option<String>,
 }
 
 /// An explanation as the page shows it (empty strings for what was not found).
@@ -1018,6 +1022,7 @@ pub(super) async fn submission_page(
         is_answers: found.kind == SubmissionKind::Answers,
         live: live || detail.explanation_pending,
         explains: detail.explanation_pending,
+        queue_place: detail.queue_position.map(ui.queue_place),
         reload_when_judged: live && detail.feedback == Feedback::Inputs,
         compile_message: found.compile_message.clone().unwrap_or_default(),
         verdict_only: detail.feedback == Feedback::Verdict,

@@ -62,6 +62,11 @@ pub(super) static ENGLISH: Ui = Ui {
     attempted: "attempted",
     time_limit: "Time limit",
     memory_limit: "Memory limit",
+    judging_budget: |cpu, wall| {
+        format!(
+            "Judging one submission, compiling and checking included, takes at most {cpu} s of CPU time and {wall} s in all; past that it is judged on the tests run so far"
+        )
+    },
     statement_language: "Statement language",
     samples: "Samples",
     input: "Input",
@@ -313,6 +318,12 @@ pub(super) static ENGLISH: Ui = Ui {
     group_samples: "samples",
     group_personal: "personal",
     group_subtask: |s| format!("Subtask {s}"),
+    queue_place: |place| match place {
+        1 => "Waiting: next in the queue.".to_owned(),
+        n => format!(
+            "Waiting: number {n} in the queue. The queue takes turns between people, so the number may move."
+        ),
+    },
     subtask_points: |s, points| {
         let unit = if points == 1 { "point" } else { "points" };
         format!("Subtask {s} ({points} {unit})")

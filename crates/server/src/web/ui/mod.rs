@@ -50,6 +50,8 @@ pub struct Ui {
     pub attempted: &'static str,
     pub time_limit: &'static str,
     pub memory_limit: &'static str,
+    /// What judging one submission may take in all: CPU seconds, seconds.
+    pub judging_budget: fn(u64, u64) -> String,
     pub statement_language: &'static str,
     pub samples: &'static str,
     pub input: &'static str,
@@ -285,6 +287,8 @@ pub struct Ui {
     pub group_subtask: fn(usize) -> String,
     /// A subtask as the statements list it: "Subtask 1 (30 points)".
     pub subtask_points: fn(usize, u32) -> String,
+    /// A queued submission's place in the queue (1 is next).
+    pub queue_place: fn(i64) -> String,
     /// Before the number of the test where a subtask first failed: "failed at test" (3).
     pub failed_at_test: &'static str,
     pub not_judged: &'static str,

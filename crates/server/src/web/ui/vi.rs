@@ -63,6 +63,11 @@ pub(super) static VIETNAMESE: Ui = Ui {
     attempted: "đã thử",
     time_limit: "Giới hạn thời gian",
     memory_limit: "Giới hạn bộ nhớ",
+    judging_budget: |cpu, wall| {
+        format!(
+            "Mỗi bài nộp được chấm tối đa {cpu} giây CPU và {wall} giây tổng cộng, kể cả biên dịch và kiểm tra; quá mức đó, bài được chấm theo các test đã chạy"
+        )
+    },
     statement_language: "Ngôn ngữ đề bài",
     samples: "Ví dụ",
     input: "Dữ liệu vào",
@@ -308,7 +313,7 @@ pub(super) static VIETNAMESE: Ui = Ui {
     },
     refusal: crate::http::messages::vietnamese,
     status_refusal: crate::http::messages::vietnamese_status,
-    judge_words: grundy_problems::check::vietnamese,
+    judge_words: grundy_judge::messages::vietnamese,
     // Students' pages (issue 18: phones, keeping the student's work, names people read).
     your_attempts: "Các lần nộp bài này của em",
     no_attempts_yet: "Em chưa nộp bài này lần nào.",
@@ -319,6 +324,12 @@ pub(super) static VIETNAMESE: Ui = Ui {
     group_samples: "ví dụ",
     group_personal: "bộ test riêng",
     group_subtask: |s| format!("Nhóm test {s}"),
+    queue_place: |place| match place {
+        1 => "Đang chờ: bài tiếp theo sẽ được chấm.".to_owned(),
+        n => format!(
+            "Đang chờ: thứ {n} trong hàng đợi. Hàng đợi chia lượt giữa các bạn nên thứ tự có thể thay đổi."
+        ),
+    },
     subtask_points: |s, points| format!("Nhóm test {s} ({points} điểm)"),
     failed_at_test: "sai từ test",
     not_judged: "chưa được chấm",
