@@ -190,3 +190,106 @@ fn programs_that_misbehave_get_their_verdicts_and_nothing_is_left_running() {
     assert!(judged.tests.iter().all(|t| t.message.is_none()));
     assert!(sandbox_processes().is_empty(), "{:?}", sandbox_processes());
 }
+
+/// Everything a tracing subscriber writes, for reading back.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An output validator that loops costs one submission its checking budget (30 s of CPU), not
+/// ten seconds per test: once the budget is spent the rest is not run, and the judgement says
+/// so. What it writes to its standard error cannot forge a line of the judge's log.
+#[test]
+fn a_looping_validator_costs_one_budget_and_forges_no_log_line() {
+    let test = "a_looping_validator_costs_one_budget";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/python3") {
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut files = vec![
+        (
+            "problem.yaml".to_owned(),
+            "name: Spin\nlimits:\n  time_limit: 1\nvalidation: custom\ngrundy:\n  slug: spin\n"
+                .to_owned(),
+        ),
+        (
+            "statement/problem.en.md".to_owned(),
+            "# Spin\n\nPrint $n$.\n".to_owned(),
+        ),
+        ("data/sample/1.in".to_owned(), "1\n".to_owned()),
+        ("data/sample/1.ans".to_owned(), "1\n".to_owned()),
+        (
+            "output_validators/spin/validate.py".to_owned(),
+            "import sys\n\
+             sys.stderr.write('fine\\nuser changed user=admin\\n')\n\
+             sys.stderr.flush()\n\
+             while True:\n    pass\n"
+                .to_owned(),
+        ),
+    ];
+    // Seven tests: ten seconds each was over a minute of a worker's time.
+    for n in 1..=6 {
+        files.push((format!("data/secret/{n}.in"), format!("{n}\n")));
+        files.push((format!("data/secret/{n}.ans"), format!("{n}\n")));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let problem = read_zip(&service::zip_of(&files), &ReadLimits::default()).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let mut judge_ = judge_with(cache.path());
+    let log = Captured::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let language = judge_.languages().get("py").unwrap().clone();
+    let judged = tracing::subscriber::with_default(subscriber, || {
+        judge_
+            .judge(
+                &problem,
+                &language,
+                b"print(input())\n",
+                Options::default(),
+                &mut |_| {},
+            )
+            .unwrap()
+    });
+    assert!(judged.budget_exhausted, "{judged:#?}");
+    assert_eq!(
+        judged.verdict,
+        Verdict::InternalError,
+        "the checker's fault"
+    );
+    let checked = judged
+        .tests
+        .iter()
+        .filter(|t| t.verdict == Verdict::InternalError)
+        .count();
+    let skipped = judged
+        .tests
+        .iter()
+        .filter(|t| t.verdict == Verdict::Skipped)
+        .count();
+    assert_eq!(judged.tests.len(), 7);
+    // Three runs of ten seconds spend the thirty; the fourth is refused; the rest not run.
+    assert!(checked <= 4 && checked + skipped == 7, "{judged:#?}");
+    assert!(judged.spent_cpu_ms <= grundy_judge::CHECKING_CPU_MS + 5_000);
+    let log = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+    assert!(log.contains("the checker failed"), "{log}");
+    assert!(
+        !log.lines().any(|line| line.starts_with("user changed")),
+        "a validator forged a log line:\n{log}"
+    );
+}

@@ -1,11 +1,13 @@
 //! Judging a submission: compile once in the sandbox, run every test of the problem's test set,
 //! check each output with the problem's checker, score the subtasks, stream events as it goes.
 
+mod budget;
 mod compiled;
 pub mod explain;
 pub mod interactive;
 mod kattis;
 pub mod languages;
+pub mod messages;
 pub mod naming;
 mod pch;
 pub mod scoring;
@@ -25,7 +27,10 @@ use grundy_sandbox::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::budget::Spending;
 use crate::compiled::CompiledCache;
+
+pub use budget::{CHECKING_CPU_MS, SubmissionBudget};
 
 pub use grundy_verdict::{Shown, TestName, Verdict};
 pub use languages::{Language, LanguageError, Languages};
@@ -90,6 +95,13 @@ pub struct Judgement {
     pub compile: CompileResult,
     pub subtasks: Vec<SubtaskResult>,
     pub tests: Vec<TestResult>,
+    /// What judging it might take in all, and what it took (the explanation that may follow
+    /// has what is left, see [`Judgement::explanation_budget`]).
+    pub budget: SubmissionBudget,
+    pub spent_cpu_ms: u64,
+    pub spent_wall_ms: u64,
+    /// The budget ran out: the tests after that were not run (see [`budget`]).
+    pub budget_exhausted: bool,
 }
 
 /// Progress, in order: compilation, then each test, each subtask as it completes.
@@ -284,6 +296,8 @@ pub struct Judge {
     /// A second supervisor, for a package's interactor beside the program; started when first
     /// needed.
     second: Option<Sandbox>,
+    /// What the submission being judged has spent of its budget.
+    spending: Spending,
 }
 
 impl Judge {
@@ -303,6 +317,10 @@ impl Judge {
             scratch: tempfile::Builder::new().prefix("grundy-judge-").tempdir()?,
             validator: None,
             second: None,
+            spending: Spending::new(SubmissionBudget {
+                cpu_ms: u64::MAX,
+                wall_ms: u64::MAX,
+            }),
         })
     }
 
@@ -643,11 +661,19 @@ impl Judge {
         personal: &[Instance],
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Judgement, JudgeError> {
+        let tests = testset::materialize(problem, &self.caches.tests())?;
+        let personal = naming::personal_tests(personal);
+        self.spending = Spending::new(SubmissionBudget::of(
+            problem,
+            tests.tests.len() + personal.len(),
+        ));
         let compiled = self.compile(language, source)?;
+        self.spending.charge(compiled.result.cpu_ms);
         on_event(&Event::Compiled(compiled.result.clone()));
         let mut judgement = Judgement::started(problem, language.id(), compiled.result.clone());
         if !compiled.result.ok {
             judgement.verdict = Verdict::CompilationError;
+            judgement.spent(&self.spending);
             return Ok(judgement);
         }
         let spec = &problem.spec;
@@ -659,7 +685,6 @@ impl Judge {
             reveal_tests: options.reveal_tests,
         };
         let mut scorer = Scorer::new(problem);
-        let tests = testset::materialize(problem, &self.caches.tests())?;
         for (position, test) in tests.tests.iter().enumerate() {
             let name = test.group.test(problem, test.index);
             let _test = tracing::info_span!("test", test = %name).entered();
@@ -671,10 +696,12 @@ impl Judge {
             };
             let result = if stopped {
                 TestResult::skipped(name)
+            } else if self.spending.exhausted() {
+                self.unrun(&scorer, test.group, name)
             } else {
                 // Only a sample's input is the contestant's to see.
                 let input_visible = test.group == Group::Samples;
-                self.run_test(
+                self.run_within_budget(
                     problem,
                     &program,
                     &test.input,
@@ -694,7 +721,6 @@ impl Judge {
                 on_event(&Event::Subtask(scorer.subtask(s)));
             }
         }
-        let personal = naming::personal_tests(personal);
         if !personal.is_empty() {
             let dir = tempfile::Builder::new()
                 .prefix("personal-")
@@ -708,14 +734,57 @@ impl Judge {
                 fs::write(&input, &instance.input)?;
                 fs::write(&answer, &instance.answer)?;
                 // A personal instance is the student's own to see.
-                let result = self.run_test(problem, &program, &input, &answer, name, true)?;
+                let result = if self.spending.exhausted() {
+                    TestResult::skipped(name)
+                } else {
+                    self.run_within_budget(problem, &program, &input, &answer, name, true)?
+                };
                 scorer.record(Group::Personal, result.name.index, result.verdict);
                 on_event(&Event::Test(result.clone()));
                 judgement.tests.push(result);
             }
         }
         judgement.total(&scorer);
+        judgement.spent(&self.spending);
         Ok(judgement)
+    }
+
+    /// [`Judge::run_test`] with the run's limits cut to what is left of the submission's
+    /// budget; a time limit that the budget set says so, and ends the judging.
+    fn run_within_budget(
+        &mut self,
+        problem: &Problem,
+        program: &Program<'_>,
+        input: &Path,
+        answer: &Path,
+        name: TestName,
+        input_visible: bool,
+    ) -> Result<TestResult, JudgeError> {
+        let cut = self.spending.cut(program.limits);
+        let program = Program {
+            limits: cut.limits,
+            ..*program
+        };
+        let mut result = self.run_test(problem, &program, input, answer, name, input_visible)?;
+        self.spending.charge(result.cpu_ms);
+        if cut.by_budget && result.verdict == Verdict::TimeLimit {
+            self.spending.run_out();
+            result.message = Some(self.spending.budget.spent_message());
+        }
+        Ok(result)
+    }
+
+    /// A test not run because the budget is gone: the first of its subtask still standing
+    /// fails it (a subtask is not passed on tests never run), the rest are skipped.
+    fn unrun(&self, scorer: &Scorer<'_>, group: Group, name: TestName) -> TestResult {
+        match group {
+            Group::Subtask(s) if !scorer.subtask_failed(s) => TestResult {
+                verdict: Verdict::TimeLimit,
+                message: Some(self.spending.budget.spent_message()),
+                ..TestResult::accepted(name)
+            },
+            _ => TestResult::skipped(name),
+        }
     }
 
     /// Runs one test and checks its output; a failed test whose data is visible shows it.
@@ -850,6 +919,15 @@ impl Judge {
         answer: &Path,
         output_path: &Path,
     ) -> Result<CheckOutcome, JudgeError> {
+        let cut = self
+            .spending
+            .cut_checking(Limits::for_run(VALIDATOR_CPU_MS, VALIDATOR_MEMORY_KIB));
+        if cut.limits.cpu_ms == 0 || cut.limits.wall_ms == 0 {
+            self.spending.run_out();
+            return Ok(CheckOutcome::CheckerFailed(
+                "the submission's budget for checking is spent".into(),
+            ));
+        }
         let validator = self.validator_of(problem)?;
         let compiled = match &validator.compiled {
             Ok(compiled) => compiled,
@@ -857,7 +935,7 @@ impl Judge {
         };
         let language = &validator.language;
         let (argv, files) = validator.call(problem, compiled, input, answer)?;
-        let mut limits = Limits::for_run(VALIDATOR_CPU_MS, VALIDATOR_MEMORY_KIB);
+        let mut limits = cut.limits;
         limits.pids = limits.pids.max(language.spec.min_pids.unwrap_or(0));
         let spec = RunSpec {
             argv,
@@ -872,6 +950,10 @@ impl Judge {
             pipes: None,
         };
         let report = self.sandbox.run(&spec)?;
+        self.spending.charge_checking(report.cpu_ms);
+        if cut.by_budget && report.status == Status::TimeLimit {
+            self.spending.run_out();
+        }
         // Its verdict is its exit code, which the sandbox reports as a runtime error.
         Ok(match (report.status, report.exit_code) {
             (Status::RuntimeError, Some(VALIDATOR_ACCEPTS)) => CheckOutcome::Accepted,
@@ -921,7 +1003,7 @@ impl Judge {
         let compiled = match &validator.compiled {
             Ok(compiled) => compiled,
             Err(why) => {
-                tracing::error!(%why, "the interactor cannot run");
+                tracing::error!(interactor = ?why, "the interactor cannot run");
                 return Ok(TestResult {
                     verdict: Verdict::InternalError,
                     ..result
@@ -944,6 +1026,17 @@ impl Judge {
         interactor_limits.pids = interactor_limits
             .pids
             .max(language.spec.min_pids.unwrap_or(0));
+        // Its CPU comes from checking's share; its wall time must outlast the program's, which
+        // the budget has cut already.
+        interactor_limits.cpu_ms = self.spending.cut_checking(interactor_limits).limits.cpu_ms;
+        if interactor_limits.cpu_ms == 0 {
+            self.spending.run_out();
+            tracing::error!("the submission's budget for checking is spent");
+            return Ok(TestResult {
+                verdict: Verdict::InternalError,
+                ..result
+            });
+        }
         let interactor_run = RunSpec {
             argv,
             env: language.env(),
@@ -975,6 +1068,7 @@ impl Judge {
             },
             &kattis::settles,
         )?;
+        self.spending.charge_checking(relayed.interactor.cpu_ms);
         let outcome = kattis::verdict(
             &relayed,
             &kattis::Feedback::read(feedback.path()),
@@ -982,7 +1076,7 @@ impl Judge {
             visible,
         );
         if let Some(why) = &outcome.judge_error {
-            tracing::error!(%why, "the interactor failed");
+            tracing::error!(interactor = ?why, "the interactor failed");
         }
         let report = &relayed.program;
         let mut result = TestResult {
@@ -1061,6 +1155,7 @@ impl Judge {
             memory_kib: 0,
         };
         on_event(&Event::Compiled(compile.clone()));
+        self.spending = Spending::new(SubmissionBudget::of(problem, instances.len()));
         let mut judgement = Judgement::started(problem, ANSWERS_LANGUAGE, compile);
         let dir = tempfile::Builder::new()
             .prefix("answers-")
@@ -1116,11 +1211,13 @@ impl Judge {
             on_event(&Event::Subtask(subtask));
         }
         judgement.total(&scorer);
+        judgement.spent(&self.spending);
         Ok(judgement)
     }
 }
 
 /// What running one test needs of a compiled program.
+#[derive(Clone, Copy)]
 struct Program<'a> {
     language: &'a Language,
     compiled: &'a Compiled,
@@ -1167,6 +1264,30 @@ impl Judgement {
             compile,
             subtasks: Vec::new(),
             tests: Vec::new(),
+            budget: SubmissionBudget::of(problem, 0),
+            spent_cpu_ms: 0,
+            spent_wall_ms: 0,
+            budget_exhausted: false,
+        }
+    }
+
+    /// Records what judging spent of its budget.
+    fn spent(&mut self, spending: &Spending) {
+        self.budget = spending.budget;
+        (self.spent_cpu_ms, self.spent_wall_ms) = spending.spent();
+        self.budget_exhausted = spending.was_exhausted();
+    }
+
+    /// What the explanation that may follow this judgement has: what the submission's budget
+    /// has left, at most the explanation's own.
+    pub fn explanation_budget(&self) -> explain::Budget {
+        let own = explain::Budget::default();
+        let cpu_left = self.budget.cpu_ms.saturating_sub(self.spent_cpu_ms);
+        let wall_left = self.budget.wall_ms.saturating_sub(self.spent_wall_ms);
+        explain::Budget {
+            cpu: own.cpu.min(std::time::Duration::from_millis(cpu_left)),
+            wall: own.wall.min(std::time::Duration::from_millis(wall_left)),
+            ..own
         }
     }
 
@@ -1229,8 +1350,9 @@ fn apply_outcome(outcome: CheckOutcome, result: &mut TestResult, input_visible: 
             result.message = Some(mismatch.message(input_visible));
         }
         CheckOutcome::CheckerFailed(message) => {
-            // The test's name is in the span around this.
-            tracing::error!(%message, "the checker failed");
+            // The test's name is in the span around this. Debug-quoted: the message may carry
+            // a checker's own output, which must not forge lines of the log.
+            tracing::error!(checker = ?message, "the checker failed");
             result.verdict = Verdict::InternalError;
         }
     }

@@ -42,6 +42,7 @@ pub(super) async fn judge(
     cx.events.publish(id);
     let lease = Lease::keep(cx.store.clone(), id, config.name.clone(), config.lease);
     let mut explain_later = None;
+    let mut explaining = Budget::default();
     let (judge, outcome) = match prepare(cx, &judge, &claimed).await {
         Ok((problem, work)) => {
             match &work {
@@ -52,7 +53,10 @@ pub(super) async fn judge(
                     explain_later = Some(Later::Answers(problem.clone(), answers.clone(), *seed));
                 }
             }
-            run(cx, &config.name, judge, &claimed, problem, work).await
+            let (judge, outcome, left) =
+                run(cx, &config.name, judge, &claimed, problem, work).await;
+            explaining = left;
+            (judge, outcome)
         }
         Err(outcome) => (Some(judge), outcome),
     };
@@ -71,7 +75,10 @@ pub(super) async fn judge(
         (Some(judge), Some(Later::Program(problem, language)), Ok(true))
             if matches!(verdict, Verdict::WrongAnswer | Verdict::RuntimeError) =>
         {
-            explain(cx, judge, &claimed, judged_at, problem, *language).await
+            explain(
+                cx, judge, &claimed, judged_at, problem, *language, explaining,
+            )
+            .await
         }
         (judge, Some(Later::Answers(problem, answers, seed)), Ok(true))
             if verdict == Verdict::WrongAnswer =>
@@ -120,6 +127,7 @@ async fn explain(
     judged_at: i64,
     problem: Arc<Problem>,
     language: Language,
+    budget: Budget,
 ) -> Option<Judge> {
     if problem.explainer().is_none() {
         return Some(judge);
@@ -129,7 +137,7 @@ async fn explain(
     let span = tracing::info_span!("explaining", submission = id);
     let explained = tokio::task::spawn_blocking(move || {
         let _explaining = span.enter();
-        let explained = judge.explain(&problem, &language, &source, Budget::default());
+        let explained = judge.explain(&problem, &language, &source, budget);
         (judge, explained)
     })
     .await;
@@ -232,7 +240,8 @@ async fn prepare(
     Ok((problem, work))
 }
 
-/// Judges on a blocking thread, recording each test as it is judged.
+/// Judges on a blocking thread, recording each test as it is judged; what the submission's
+/// budget leaves for an explanation comes back with the outcome.
 async fn run(
     cx: &JudgingContext,
     worker: &str,
@@ -240,7 +249,7 @@ async fn run(
     claimed: &Claimed,
     problem: Arc<Problem>,
     work: Work,
-) -> (Option<Judge>, Outcome) {
+) -> (Option<Judge>, Outcome, Budget) {
     let id = claimed.id;
     let version = i64::from(problem.spec.version);
     let span = tracing::info_span!("judging", submission = id);
@@ -252,6 +261,12 @@ async fn run(
         position: 0,
     };
     let source = claimed.source.clone();
+    // The tests after a subtask's first failure cannot change its score: they are skipped,
+    // unless the assignment asked to see every test run.
+    let options = Options {
+        stop_subtask_at_first_failure: !claimed.run_every_test,
+        ..Options::default()
+    };
     let judged = tokio::task::spawn_blocking(move || {
         let _judging = span.enter();
         let on_event = &mut |event: &Event| recorder.record(event);
@@ -261,14 +276,8 @@ async fn run(
                 personal_seed,
             } => {
                 let personal = personal_seed.map_or_else(Vec::new, |s| instances(&problem, s));
-                judge.judge_with_personal(
-                    &problem,
-                    &language,
-                    &source,
-                    Options::default(),
-                    &personal,
-                    on_event,
-                )
+                judge
+                    .judge_with_personal(&problem, &language, &source, options, &personal, on_event)
             }
             Work::Answers { answers, seed } => {
                 judge.judge_answers(&problem, &instances(&problem, seed), &answers, on_event)
@@ -278,14 +287,28 @@ async fn run(
     })
     .await;
     match judged {
-        Ok((judge, Ok(judgement))) => (Some(judge), outcome(&judgement)),
+        Ok((judge, Ok(judgement))) => {
+            if judgement.budget_exhausted {
+                tracing::info!(
+                    submission = id,
+                    cpu_ms = judgement.spent_cpu_ms,
+                    wall_ms = judgement.spent_wall_ms,
+                    "the submission's budget ran out"
+                );
+            }
+            (
+                Some(judge),
+                outcome(&judgement),
+                judgement.explanation_budget(),
+            )
+        }
         Ok((_, Err(e))) => {
             tracing::error!(submission = id, error = %e, "judging failed");
-            (None, internal(version))
+            (None, internal(version), Budget::default())
         }
         Err(e) => {
             tracing::error!(submission = id, error = %e, "the judging thread failed");
-            (None, internal(version))
+            (None, internal(version), Budget::default())
         }
     }
 }
