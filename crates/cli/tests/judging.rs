@@ -165,6 +165,49 @@ fn stopping_at_the_first_failure_skips_the_rest_of_the_subtask() {
     assert!(printed.contains("0/70, failed at test 1"), "{printed}");
 }
 
+/// Stopping a subtask at its first failure changes no verdict and no score, and no subtask's:
+/// each program judged both ways.
+#[test]
+fn stopping_at_the_first_failure_changes_no_score() {
+    let test = "stopping changes no score";
+    if !isolation_available(test)
+        || !tool_available(test, "/usr/bin/g++")
+        || !tool_available(test, "/usr/bin/python3")
+    {
+        return;
+    }
+    for file in ["wrong.cpp", "crash.cpp", "exit3.cpp", "echo.py", "ok.cpp"] {
+        let file = format!("stones/{file}");
+        let (every, _) = judge("stones", &file, &[]);
+        let (stopped, _) = judge("stones", &file, &["--stop-at-first-failure"]);
+        let outcome = |doc: &serde_json::Value| {
+            let subtasks: Vec<_> = doc["subtasks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    (
+                        s["verdict"].clone(),
+                        s["score"].clone(),
+                        s["failed_at"].clone(),
+                    )
+                })
+                .collect();
+            (doc["verdict"].clone(), doc["score"].clone(), subtasks)
+        };
+        assert_eq!(outcome(&stopped), outcome(&every), "{file}");
+        let ran = |doc: &serde_json::Value| {
+            doc["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["verdict"] != "skipped")
+                .count()
+        };
+        assert!(ran(&stopped) <= ran(&every), "{file}");
+    }
+}
+
 #[test]
 fn deep_recursion_in_cpp_passes_under_default_limits() {
     if !isolation_available("deep recursion") || !tool_available("deep recursion", "/usr/bin/g++") {
