@@ -327,6 +327,10 @@ pub struct Claimed {
     pub attempts: i64,
     /// Set when the instances are the student's personal ones of an assignment.
     pub instance_seed: Option<i64>,
+    /// Its class in the queue (see [`priority`](crate::priority)).
+    pub priority: i64,
+    /// When it joined the queue: created, or queued again by a rejudge.
+    pub queued_at: i64,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -339,6 +343,8 @@ pub(crate) struct ClaimedRow {
     source: Vec<u8>,
     attempts: i64,
     instance_seed: Option<i64>,
+    priority: i64,
+    queued_at: i64,
 }
 
 impl TryFrom<ClaimedRow> for Claimed {
@@ -353,6 +359,8 @@ impl TryFrom<ClaimedRow> for Claimed {
             source: row.source,
             attempts: row.attempts,
             instance_seed: row.instance_seed,
+            priority: row.priority,
+            queued_at: row.queued_at,
         })
     }
 }
