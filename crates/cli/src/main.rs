@@ -8,6 +8,7 @@ mod playing;
 mod problems;
 mod service;
 mod setup;
+mod status;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -45,7 +46,7 @@ enum Command {
     Serve(service::ServeArgs),
     /// Judge submissions from a shared PostgreSQL (scale-out; `serve` judges by itself on SQLite).
     Worker(service::WorkerArgs),
-    /// Accounts and tokens.
+    /// Accounts and tokens; the service's status.
     Admin {
         #[command(subcommand)]
         command: service::AdminCommand,

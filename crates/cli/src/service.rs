@@ -13,7 +13,7 @@ use comfy_table::{Cell, Color, Table, presets::UTF8_FULL_CONDENSED};
 use grundy_judge::{Languages, Verdict};
 use grundy_server::domain::accounts;
 use grundy_server::worker::{self, JudgingContext, WorkerConfig};
-use grundy_server::{AppState, Registration, RequestLimits, now_ms};
+use grundy_server::{AppState, Clock, Registration, RequestLimits, Telemetry, now_ms};
 use grundy_store::{Role, Store};
 use tokio::sync::watch;
 
@@ -34,6 +34,56 @@ pub struct JudgingArgs {
     /// Load problems from this folder instead of the built-in catalogue.
     #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
     pub problems_dir: Option<PathBuf>,
+}
+
+/// The operator's figures, shared by `serve` and `worker`.
+#[derive(Debug, Clone, Args)]
+pub struct MetricsArgs {
+    /// Serve `GET /metrics` (Prometheus's text format) on this address, apart from the API so
+    /// that it is never public by accident; off unless given. Port 0 takes a free one.
+    #[arg(long, env = "GRUNDY_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+}
+
+impl MetricsArgs {
+    fn telemetry(&self) -> Telemetry {
+        match self.metrics_listen {
+            Some(_) => Telemetry::prometheus(),
+            None => Telemetry::off(),
+        }
+    }
+
+    /// Serves the figures until `stop` turns true; nothing without `--metrics-listen`.
+    async fn serve(
+        &self,
+        telemetry: &Telemetry,
+        store: &Store,
+        stop: &watch::Sender<bool>,
+    ) -> Result<Option<tokio::task::JoinHandle<()>>> {
+        let Some(address) = self.metrics_listen else {
+            return Ok(None);
+        };
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .with_context(|| format!("listening for metrics on {address}"))?;
+        println!("metrics on http://{}/metrics", listener.local_addr()?);
+        std::io::stdout().flush()?;
+        let mut stopped = stop.subscribe();
+        let served = grundy_server::serve_metrics(
+            telemetry.clone(),
+            store.clone(),
+            Clock::system(),
+            listener,
+            async move {
+                let _ = stopped.wait_for(|stop| *stop).await;
+            },
+        );
+        Ok(Some(tokio::spawn(async move {
+            if let Err(e) = served.await {
+                tracing::error!(error = %e, "serving metrics");
+            }
+        })))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -87,6 +137,8 @@ pub struct ServeArgs {
     pub data: DataArgs,
     #[command(flatten)]
     pub judging: JudgingArgs,
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -102,6 +154,8 @@ pub struct WorkerArgs {
     pub data: DataArgs,
     #[command(flatten)]
     pub judging: JudgingArgs,
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
 }
 
 fn default_workers() -> usize {
@@ -114,11 +168,19 @@ async fn state(
     problems_dir: Option<&Path>,
     sandbox: &SandboxArgs,
     limits: RequestLimits,
+    telemetry: Telemetry,
 ) -> Result<AppState> {
     let store = data.open().await?;
     let catalogue = load_catalogue(problems_dir)?;
     let languages = Languages::load(sandbox.languages.as_deref())?;
-    let state = AppState::new(store, catalogue, languages, limits);
+    let state = AppState::build(
+        store,
+        catalogue,
+        languages,
+        limits,
+        Clock::system(),
+        telemetry,
+    );
     let custom = state
         .load_problems(&data.packages_dir())
         .await
@@ -128,10 +190,14 @@ async fn state(
 }
 
 /// What a process that only judges needs: no HTTP side at all.
-async fn judging_context(data: &DataArgs, problems_dir: Option<&Path>) -> Result<JudgingContext> {
+async fn judging_context(
+    data: &DataArgs,
+    problems_dir: Option<&Path>,
+    telemetry: Telemetry,
+) -> Result<JudgingContext> {
     let store = data.open().await?;
     let catalogue = load_catalogue(problems_dir)?;
-    let cx = JudgingContext::new(store, catalogue);
+    let cx = JudgingContext::new(store, catalogue, telemetry);
     let custom = cx
         .problems
         .load(&cx.store, &data.packages_dir())
@@ -246,20 +312,26 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             args.judging.problems_dir.as_deref(),
             sandbox,
             limits,
+            args.metrics.telemetry(),
         )
         .await?;
         first_admin(&state.domain.store, args.token_days).await?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
+        let (stop, _) = watch::channel(false);
+        // Before the service's address, whose line tells a supervisor that everything is up.
+        let metrics = args
+            .metrics
+            .serve(&state.telemetry, &state.domain.store, &stop)
+            .await?;
         let address = listener.local_addr()?;
         println!("listening on http://{address}");
         std::io::stdout().flush()?;
-        let (stop, _) = watch::channel(false);
         // A failed worker is logged; the web side goes on serving.
         let (failed, _) = tokio::sync::mpsc::unbounded_channel();
         let workers = spawn_workers(
-            &JudgingContext::sharing(&state.domain),
+            &JudgingContext::sharing(&state.domain, state.telemetry.clone()),
             sandbox,
             &args.data,
             &args.judging,
@@ -277,7 +349,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         };
         grundy_server::serve(state.clone(), listener, signal).await?;
         let _ = stop.send(true);
-        for w in workers {
+        for w in workers.into_iter().chain(metrics) {
             let _ = w.await;
         }
         state.domain.store.close().await;
@@ -292,8 +364,14 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
         );
     }
     runtime()?.block_on(async {
-        let cx = judging_context(&args.data, args.judging.problems_dir.as_deref()).await?;
+        let cx = judging_context(
+            &args.data,
+            args.judging.problems_dir.as_deref(),
+            args.metrics.telemetry(),
+        )
+        .await?;
         let (stop, _) = watch::channel(false);
+        let metrics = args.metrics.serve(&cx.telemetry, &cx.store, &stop).await?;
         let (failed, mut failures) = tokio::sync::mpsc::unbounded_channel();
         let count = args.judging.workers.unwrap_or_else(default_workers).max(1);
         let workers = spawn_workers(
@@ -324,7 +402,7 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
             _ = all_failed => Err(anyhow::anyhow!("every judging worker stopped (see the log above)")),
         };
         let _ = stop.send(true);
-        for w in workers {
+        for w in workers.into_iter().chain(metrics) {
             let _ = w.await;
         }
         cx.store.close().await;
@@ -375,6 +453,9 @@ pub enum AdminCommand {
         #[command(flatten)]
         data: DataArgs,
     },
+    /// The queue, verdicts, tests, compile cache, workers and HTTP requests, as a process with
+    /// `--metrics-listen` shows them to Prometheus.
+    Status(crate::status::StatusArgs),
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -394,6 +475,7 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
             password_stdin,
         } => create_user(name, role, data, print_token, password_stdin),
         AdminCommand::Memberships { data } => memberships_to_review(data),
+        AdminCommand::Status(args) => crate::status::status(args),
     }
 }
 

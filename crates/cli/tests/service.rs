@@ -9,8 +9,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::service::{Process, admin_create, grundy_command, guess, pebbles, serve};
+use common::service::{Process, admin_create, grundy_command, guess, pebbles, serve, start_serve};
 use common::{isolation_available, programs, tool_available};
+use grundy_server::telemetry::{Sample, names, parse_exposition};
 use serde_json::{Value, json};
 
 fn submit(url: &str, token: &str, problem: &str, file: &str, extra: &[&str]) -> (bool, String) {
@@ -745,7 +746,17 @@ fn psql(url: &str) -> Option<Psql> {
 }
 
 fn worker(url: &str, data_dir: &Path, lease_secs: &str) -> Process {
-    let mut child = grundy_command(&[
+    start_worker(url, data_dir, lease_secs, &[]).0
+}
+
+/// A `grundy worker` with `extra` arguments; where it serves `/metrics`, if it does.
+fn start_worker(
+    url: &str,
+    data_dir: &Path,
+    lease_secs: &str,
+    extra: &[&str],
+) -> (Process, Option<String>) {
+    let mut args = vec![
         "worker",
         "--database-url",
         url,
@@ -755,16 +766,26 @@ fn worker(url: &str, data_dir: &Path, lease_secs: &str) -> Process {
         "1",
         "--lease-secs",
         lease_secs,
-    ])
-    .stdout(Stdio::piped())
-    .stderr(Stdio::inherit())
-    .spawn()
-    .unwrap();
+    ];
+    args.extend_from_slice(extra);
+    let mut child = grundy_command(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let ready = lines.next().expect("the worker reports").unwrap();
-    assert!(ready.starts_with("worker ready"), "{ready}");
+    let mut metrics = None;
+    loop {
+        let line = lines.next().expect("the worker reports").unwrap();
+        if let Some(m) = line.strip_prefix("metrics on ") {
+            metrics = Some(m.to_owned());
+            continue;
+        }
+        assert!(line.starts_with("worker ready"), "{line}");
+        break;
+    }
     std::thread::spawn(move || for _ in lines {});
-    Process(child)
+    (Process(child), metrics)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -837,7 +858,12 @@ async fn two_workers_on_postgres_judge_each_submission_once_even_when_one_dies()
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     drop(first); // SIGKILL, mid-judging
-    let _third = worker(&db.url, &data.path().join("w3"), "3");
+    let (_third, metrics) = start_worker(
+        &db.url,
+        &data.path().join("w3"),
+        "3",
+        &["--metrics-listen", "127.0.0.1:0"],
+    );
     let doc = wait_done(&url, &admin, id, Duration::from_secs(180)).await;
     assert_eq!(
         (doc["verdict"].as_str(), doc["attempts"].as_i64()),
@@ -849,6 +875,246 @@ async fn two_workers_on_postgres_judge_each_submission_once_even_when_one_dies()
         30,
         "the dead attempt's partial results are gone"
     );
+
+    // The third worker's own figures: the one verdict it stored, its worker alive; the queue,
+    // shared, is empty.
+    let samples = scrape(test, &metrics.expect("the worker serves its figures")).await;
+    assert_eq!(
+        figure(&samples, names::VERDICTS, &[("verdict", "time_limit")]),
+        1.0
+    );
+    assert_eq!(figure(&samples, names::VERDICTS, &[]), 1.0);
+    assert_eq!(
+        figure(
+            &samples,
+            &format!("{}_count", names::TIME_TO_VERDICT),
+            &[("class", "practice")]
+        ),
+        1.0
+    );
+    assert_eq!(figure(&samples, names::WORKERS_ALIVE, &[]), 1.0);
+    assert_eq!(figure(&samples, names::QUEUE_DEPTH, &[]), 0.0);
+    assert!(
+        samples.iter().all(|s| s.name != names::HTTP_REQUESTS),
+        "a worker serves no requests"
+    );
+}
+
+/// The figures of the series `name` whose labels include `labels`, added up.
+fn figure(samples: &[Sample], name: &str, labels: &[(&str, &str)]) -> f64 {
+    samples
+        .iter()
+        .filter(|s| s.name == name && labels.iter().all(|(k, v)| s.label(k) == *v))
+        .map(|s| s.value)
+        .sum()
+}
+
+/// `/metrics` read, and checked by promtool where it is installed (in CI it must be).
+async fn scrape(test: &str, metrics: &str) -> Vec<Sample> {
+    let text = reqwest::get(metrics)
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    if tool_available(test, "/usr/bin/promtool") {
+        use std::io::Write;
+        let mut promtool = Command::new("/usr/bin/promtool")
+            .args(["check", "metrics"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        promtool
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let out = promtool.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "promtool check metrics: {}{}\n{text}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    parse_exposition(&text).unwrap_or_else(|| panic!("not the text format:\n{text}"))
+}
+
+/// The cells of the row of a table printed by `grundy` whose first cell is `first`.
+fn row(table: &str, first: &str) -> Option<Vec<String>> {
+    table.lines().find_map(|line| {
+        let cells: Vec<String> = line
+            .split(['│', '┆', '|'])
+            .map(|c| c.trim().to_owned())
+            .filter(|c| !c.is_empty())
+            .collect();
+        (cells.first().map(String::as_str) == Some(first)).then_some(cells)
+    })
+}
+
+/// `grundy serve --metrics-listen`: after judging a few submissions, its figures agree with
+/// what the API says was judged (verdicts, tests run and skipped, time to verdict counted once
+/// each), a program judged twice is compiled once, the queue is empty, the worker is alive; and
+/// `grundy admin status` prints the same figures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_read_back_after_judging_and_admin_status_prints_them() {
+    let test = "metrics after judging";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/gcc") {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let started = start_serve(
+        &["--workers", "1", "--metrics-listen", "127.0.0.1:0"],
+        data.path(),
+    );
+    let (url, metrics) = (started.url.clone(), started.metrics.clone().unwrap());
+    let admin = started.token.clone().unwrap();
+    let before = grundy_server::now_ms() as f64 / 1000.0;
+
+    let source = std::fs::read_to_string(programs().join("solutions/stones/ok.c")).unwrap();
+    let program = json!({"problem": "stones", "language": "c", "source": source});
+    let answers = json!({"problem": "stones", "answers": {"1": "Second"}});
+    let mut ids = Vec::new();
+    for body in [&program, &program, &answers] {
+        let (status, doc) = call(
+            reqwest::Method::POST,
+            &format!("{url}/api/v1/submissions"),
+            Some(&admin),
+            Some(body.to_string().into()),
+        )
+        .await;
+        assert_eq!(status, 201, "{doc}");
+        ids.push(doc["id"].as_i64().unwrap());
+    }
+    // What the API says was judged, to hold the figures against.
+    let mut verdicts: std::collections::BTreeMap<String, f64> = Default::default();
+    let mut tests: std::collections::BTreeMap<String, f64> = Default::default();
+    for id in &ids {
+        let doc = wait_done(&url, &admin, *id, Duration::from_secs(120)).await;
+        *verdicts
+            .entry(doc["verdict"].as_str().unwrap().to_owned())
+            .or_default() += 1.0;
+        for t in doc["tests"].as_array().unwrap() {
+            *tests
+                .entry(t["verdict"].as_str().unwrap().to_owned())
+                .or_default() += 1.0;
+        }
+    }
+    assert_eq!(verdicts.get("accepted"), Some(&2.0), "{verdicts:?}");
+
+    let samples = scrape(test, &metrics).await;
+    for verdict in grundy_judge::Verdict::ALL {
+        let wire = verdict.as_str();
+        assert_eq!(
+            figure(&samples, names::VERDICTS, &[("verdict", wire)]),
+            verdicts.get(wire).copied().unwrap_or(0.0),
+            "{wire}"
+        );
+    }
+    for (verdict, count) in &tests {
+        let counted = if verdict == "skipped" {
+            figure(&samples, names::TESTS_SKIPPED, &[])
+        } else {
+            figure(&samples, names::TESTS_RUN, &[("verdict", verdict)])
+        };
+        assert_eq!(counted, *count, "tests {verdict}");
+    }
+    let all_tests: f64 = tests.values().sum();
+    assert_eq!(
+        figure(&samples, names::TESTS_RUN, &[]) + figure(&samples, names::TESTS_SKIPPED, &[]),
+        all_tests
+    );
+    let waited = format!("{}_count", names::TIME_TO_VERDICT);
+    assert_eq!(figure(&samples, &waited, &[("class", "practice")]), 3.0);
+    assert_eq!(
+        figure(
+            &samples,
+            &format!("{}_bucket", names::TIME_TO_VERDICT),
+            &[("class", "practice"), ("le", "+Inf")]
+        ),
+        3.0
+    );
+    assert!(figure(&samples, &format!("{}_sum", names::TIME_TO_VERDICT), &[]) > 0.0);
+    // The same source twice: compiled, then taken from the cache; answers build nothing.
+    assert_eq!(
+        figure(&samples, names::COMPILATIONS, &[("cache", "miss")]),
+        1.0
+    );
+    assert_eq!(
+        figure(&samples, names::COMPILATIONS, &[("cache", "hit")]),
+        1.0
+    );
+    for class in ["assignment", "practice", "rejudge"] {
+        assert_eq!(
+            figure(&samples, names::QUEUE_DEPTH, &[("class", class)]),
+            0.0
+        );
+    }
+    assert_eq!(figure(&samples, names::WORKERS_ALIVE, &[]), 1.0);
+    let beats: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| s.name == names::WORKER_HEARTBEAT)
+        .collect();
+    assert_eq!(beats.len(), 1, "{beats:?}");
+    let now = grundy_server::now_ms() as f64 / 1000.0;
+    assert!(
+        beats[0].value >= before && beats[0].value <= now,
+        "{beats:?}"
+    );
+    assert_eq!(
+        figure(
+            &samples,
+            names::HTTP_REQUESTS,
+            &[
+                ("route", "/api/v1/submissions"),
+                ("method", "POST"),
+                ("status", "201")
+            ]
+        ),
+        3.0
+    );
+    assert!(
+        figure(
+            &samples,
+            names::HTTP_REQUESTS,
+            &[
+                ("route", "/api/v1/submissions/{id}"),
+                ("method", "GET"),
+                ("status", "200")
+            ]
+        ) >= 3.0
+    );
+
+    let out = grundy_command(&["admin", "status", "--metrics-url", &metrics])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{table}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(row(&table, "practice").unwrap()[1], "0", "{table}");
+    for (verdict, count) in &verdicts {
+        let shown = row(&table, &format!("verdict {verdict}")).unwrap();
+        assert_eq!(shown[1], count.to_string(), "{table}");
+    }
+    assert_eq!(row(&table, "compile cache hit").unwrap()[1], "1", "{table}");
+    assert!(table.contains("Workers (this process): 1 alive"), "{table}");
+    let posted = row(&table, "/api/v1/submissions").unwrap();
+    assert_eq!(posted[1..], ["POST", "201", "3"], "{table}");
+    // The time-to-verdict row: its class, then the count.
+    let times: Vec<String> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("Time to verdict"))
+        .find_map(|l| row(l, "practice"))
+        .unwrap();
+    assert_eq!(times[1], "3", "{table}");
 }
 
 /// An assignment that also runs programs on each student's personal instances, with feedback

@@ -179,6 +179,7 @@ mod tests {
             message: message.to_owned(),
             cpu_ms: 5,
             memory_kib: 6,
+            build: crate::Build::Compiled,
         }
     }
 

@@ -57,6 +57,23 @@ pub struct CompileResult {
     pub message: String,
     pub cpu_ms: u64,
     pub memory_kib: u64,
+    /// Where the program came from this time; not kept in the cache's own copy, whose every
+    /// reader took it from the cache.
+    #[serde(skip)]
+    pub build: Build,
+}
+
+/// How a program was made ready to run: the operator's figures count the compile cache's hits
+/// from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Build {
+    /// Nothing to build: an interpreted language's source, or answers.
+    #[default]
+    Nothing,
+    /// Compiled in the sandbox.
+    Compiled,
+    /// Taken from the compiled-program cache.
+    Cached,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -341,6 +358,7 @@ impl Judge {
                 message: String::new(),
                 cpu_ms: 0,
                 memory_kib: 0,
+                build: Build::Nothing,
             };
             return Ok(Compiled { result, dir });
         };
@@ -354,6 +372,10 @@ impl Judge {
             && let Some(result) = cache.load(key, dir.path())
         {
             tracing::debug!(language = language.id(), "compilation taken from the cache");
+            let result = CompileResult {
+                build: Build::Cached,
+                ..result
+            };
             return Ok(Compiled { result, dir });
         }
         let mut binds = language.binds();
@@ -422,6 +444,7 @@ impl Judge {
             message: truncate(message, COMPILER_MESSAGE_BYTES),
             cpu_ms: report.cpu_ms,
             memory_kib: report.memory_kib,
+            build: Build::Compiled,
         };
         if report.status == Status::InternalError {
             tracing::error!(
@@ -1153,6 +1176,7 @@ impl Judge {
             message: String::new(),
             cpu_ms: 0,
             memory_kib: 0,
+            build: Build::Nothing,
         };
         on_event(&Event::Compiled(compile.clone()));
         self.spending = Spending::new(SubmissionBudget::of(problem, instances.len()));

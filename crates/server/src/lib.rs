@@ -23,6 +23,7 @@ pub mod locale;
 pub mod registry;
 mod router;
 mod state;
+pub mod telemetry;
 pub mod throttle;
 mod web;
 pub mod worker;
@@ -38,6 +39,7 @@ pub use domain::{Domain, Policy, Registration};
 pub use http::auth::SESSION_COOKIE;
 pub use router::router;
 pub use state::{App, AppState, DEFAULT_PROBLEM_QUOTA_BYTES, RequestLimits};
+pub use telemetry::{Telemetry, serve_metrics};
 
 /// Serves until `shutdown` completes; open event streams end then too, so shutdown is not held up.
 pub async fn serve(

@@ -3,7 +3,7 @@
 //! body their address expects: JSON under `/api/`, a page elsewhere.
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{MatchedPath, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -50,7 +50,34 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(
             crate::http::headers::security_headers,
         ))
+        // Layers apply to each route once it is matched, so its template is known here; around
+        // the panic catcher, so that a panic counts as the 500 it became.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            count_requests,
+        ))
         .with_state(state)
+}
+
+/// Counts each request by its route's template (`/api/v1/submissions/{id}`), never its path.
+async fn count_requests(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !state.telemetry.is_on() {
+        return next.run(request).await;
+    }
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_owned());
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    state
+        .telemetry
+        .http_request(route.as_deref(), &method, response.status());
+    response
 }
 
 /// JSON for API addresses, a page for the rest.

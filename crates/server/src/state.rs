@@ -1,5 +1,6 @@
 //! What every request handler is given: the operations' domain, the limits HTTP requests are
-//! held to, and what HTTP keeps apart from the operations (failed logins, open event streams).
+//! held to, what HTTP keeps apart from the operations (failed logins, open event streams), and
+//! the operator's figures.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,6 +12,7 @@ use grundy_store::Store;
 use crate::clock::Clock;
 use crate::domain::{Domain, Policy, Registration, accounts};
 use crate::events::StreamSlots;
+use crate::telemetry::Telemetry;
 use crate::throttle::{Throttle, ThrottleLimits};
 
 /// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
@@ -25,6 +27,8 @@ pub struct App {
     pub throttle: Throttle,
     /// Event streams open per user.
     pub streams: StreamSlots,
+    /// Requests by route and status, and the figures of the workers sharing this state.
+    pub telemetry: Telemetry,
 }
 
 /// What HTTP requests are held to, apart from what the operations decide.
@@ -138,6 +142,18 @@ impl AppState {
         limits: RequestLimits,
         clock: Clock,
     ) -> AppState {
+        AppState::build(store, catalogue, languages, limits, clock, Telemetry::off())
+    }
+
+    /// With figures for the operator (see [`Telemetry`]).
+    pub fn build(
+        store: Store,
+        catalogue: Catalogue,
+        languages: Languages,
+        limits: RequestLimits,
+        clock: Clock,
+        telemetry: Telemetry,
+    ) -> AppState {
         let throttle = Throttle::new(limits.login_throttle, clock.clone());
         let streams = StreamSlots::new(limits.event_streams_per_user);
         let (policy, limits) = limits.split();
@@ -146,6 +162,7 @@ impl AppState {
             limits,
             throttle,
             streams,
+            telemetry,
         }))
     }
 

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 mod common;
 
-use common::{Server, zip_of};
+use common::{Server, promtool_accepts, zip_of};
 use grundy_problems::{Catalogue, ReadLimits};
-use grundy_server::RequestLimits;
 use grundy_server::domain::accounts;
+use grundy_server::telemetry::{Sample, names, parse_exposition};
+use grundy_server::{Clock, RequestLimits};
 use grundy_store::Role;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, ORIGIN, SET_COOKIE};
@@ -1036,4 +1037,166 @@ async fn error_messages_follow_accept_language_and_codes_do_not() {
         "{unauthorized}"
     );
     server.stop().await;
+}
+
+/// The figure of the series `name` whose labels include `labels`, if it is shown.
+fn figure(samples: &[Sample], name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    samples
+        .iter()
+        .find(|s| s.name == name && labels.iter().all(|(k, v)| s.label(k) == *v))
+        .map(|s| s.value)
+}
+
+async fn scrape(url: &str) -> (String, Vec<Sample>) {
+    let response = client().get(url).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    let samples = parse_exposition(&text).unwrap_or_else(|| panic!("unreadable:\n{text}"));
+    (text, samples)
+}
+
+/// The operator's figures on a listener of their own: the queue per class read from the
+/// database at each scrape (a rejudge waits from its rejudge, not from the submission), requests
+/// counted by their route's template and never by their path; a second server in the same
+/// process keeps counts of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_show_the_queue_and_requests_by_route_apart_from_the_api() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicI64, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let store = grundy_store::Store::open_sqlite(&dir.path().join("grundy.db"))
+        .await
+        .unwrap();
+    let now = Arc::new(AtomicI64::new(grundy_server::now_ms()));
+    let read = now.clone();
+    let clock = Clock::from_fn(move || read.load(Ordering::SeqCst));
+    let server = Server::start_observed(store, RequestLimits::default(), clock).await;
+    let other_dir = tempfile::tempdir().unwrap();
+    let other_store = grundy_store::Store::open_sqlite(&other_dir.path().join("grundy.db"))
+        .await
+        .unwrap();
+    let other =
+        Server::start_observed(other_store, RequestLimits::default(), Clock::system()).await;
+    let metrics = server.metrics_url.clone().unwrap();
+
+    let student = server.user("sam", Role::Student).await;
+    let admin = server.user("ada", Role::Admin).await;
+    let submissions = format!("{}/api/v1/submissions", server.url);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (status, doc) = post(
+            &submissions,
+            Some(&student),
+            json!({ "problem": "stones", "answers": { "1": "First" } }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{doc}");
+        ids.push(doc["id"].as_i64().unwrap());
+    }
+    now.fetch_add(90_000, Ordering::SeqCst);
+    let (status, doc) = post(
+        &format!("{submissions}/{}/rejudge", ids[1]),
+        Some(&admin),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{doc}");
+    now.fetch_add(30_000, Ordering::SeqCst);
+    let (status, _) = get(&format!("{submissions}/{}", ids[0]), Some(&student)).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = get(&format!("{}/api/v1/no-such-thing", server.url), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Not beside the API.
+    let (status, _) = get(&format!("{}/metrics", server.url), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (text, samples) = scrape(&metrics).await;
+    promtool_accepts("metrics on their own listener", &text);
+    let queue = |class: &str| {
+        (
+            figure(&samples, names::QUEUE_DEPTH, &[("class", class)]),
+            figure(&samples, names::QUEUE_OLDEST_AGE, &[("class", class)]),
+        )
+    };
+    assert_eq!(queue("practice"), (Some(1.0), Some(120.0)), "{text}");
+    assert_eq!(queue("rejudge"), (Some(1.0), Some(30.0)), "{text}");
+    assert_eq!(queue("assignment"), (Some(0.0), Some(0.0)), "{text}");
+    let requests = |route: &str, method: &str, status: &str| {
+        figure(
+            &samples,
+            names::HTTP_REQUESTS,
+            &[("route", route), ("method", method), ("status", status)],
+        )
+    };
+    assert_eq!(requests("/api/v1/submissions", "POST", "201"), Some(2.0));
+    assert_eq!(
+        requests("/api/v1/submissions/{id}/rejudge", "POST", "202"),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(
+        requests("/api/v1/submissions/{id}", "GET", "200"),
+        Some(1.0)
+    );
+    assert_eq!(requests("unmatched", "GET", "404"), Some(2.0), "{text}");
+    for sample in samples.iter().filter(|s| s.name == names::HTTP_REQUESTS) {
+        assert!(
+            !sample
+                .label("route")
+                .split('/')
+                .any(|part| part.parse::<i64>().is_ok()),
+            "a raw path: {sample:?}"
+        );
+    }
+    // Nothing judged in process: no workers here.
+    assert_eq!(
+        figure(&samples, names::VERDICTS, &[("verdict", "accepted")]),
+        Some(0.0)
+    );
+    assert_eq!(figure(&samples, names::WORKERS_ALIVE, &[]), Some(0.0));
+
+    // The queue moves on between scrapes: the practice class emptied reads 0.
+    judged_at_once(&server, ids[0]).await;
+    let (_, samples) = scrape(&metrics).await;
+    assert_eq!(
+        figure(&samples, names::QUEUE_DEPTH, &[("class", "practice")]),
+        Some(0.0)
+    );
+
+    // The other server saw none of these requests and none of this queue.
+    let (_, theirs) = scrape(other.metrics_url.as_deref().unwrap()).await;
+    assert!(
+        theirs.iter().all(|s| s.name != names::HTTP_REQUESTS),
+        "{theirs:?}"
+    );
+    assert_eq!(
+        figure(&theirs, names::QUEUE_DEPTH, &[("class", "practice")]),
+        Some(0.0)
+    );
+    other.stop().await;
+    server.stop().await;
+}
+
+/// Takes submission `id` out of the queue as a worker would, judged at once.
+async fn judged_at_once(server: &Server, id: i64) {
+    let store = &server.state.domain.store;
+    let claimed = store
+        .claim("test-worker", grundy_server::now_ms(), 60_000, 3)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(claimed.id, id);
+    let outcome = grundy_store::Outcome {
+        verdict: grundy_judge::Verdict::Accepted,
+        score: 100,
+        max_score: 100,
+        compile_message: None,
+        problem_version: 1,
+    };
+    assert!(
+        store
+            .finish(id, "test-worker", &outcome, grundy_server::now_ms())
+            .await
+            .unwrap()
+    );
 }

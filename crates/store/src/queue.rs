@@ -40,6 +40,18 @@ pub mod priority {
     pub const PRACTICE: i64 = 0;
     /// A teacher's rejudge: nobody is waiting for it in class.
     pub const REJUDGE: i64 = -1;
+
+    /// Every class, highest first, with the name an operator reads it by.
+    pub const CLASSES: [(i64, &str); 3] = [
+        (ASSIGNMENT, "assignment"),
+        (PRACTICE, "practice"),
+        (REJUDGE, "rejudge"),
+    ];
+
+    /// The name of the class `priority`; `None` for a value no class has.
+    pub fn name(priority: i64) -> Option<&'static str> {
+        CLASSES.iter().find(|(p, _)| *p == priority).map(|c| c.1)
+    }
 }
 
 impl Store {
@@ -82,6 +94,7 @@ impl Store {
                 "UPDATE submissions SET status = 'judging', worker = $1, lease_until = $2, \
                  attempts = attempts + 1, started_at = $3 WHERE id = ({pick}) \
                  RETURNING id, user_id, problem, kind, language, source, attempts, instance_seed, \
+                 priority, queued_at, \
                  COALESCE((SELECT a.run_every_test FROM assignments a \
                            WHERE a.id = submissions.assignment_id), FALSE) AS run_every_test"
             )
@@ -159,19 +172,20 @@ impl Store {
         )
     }
 
-    /// How many submissions wait in each priority class, and since when the oldest of each
-    /// (its `created_at`): the operator's view of the queue.
+    /// How many submissions wait in each priority class, and since when the oldest of each has
+    /// waited (when it was queued, by its creation or its rejudge): the operator's view of the
+    /// queue. Classes with nothing queued are left out.
     pub async fn queue_depth(&self) -> Result<Vec<QueueClass>> {
-        const SQL: &str = "SELECT priority, COUNT(*), MIN(created_at) FROM submissions \
+        const SQL: &str = "SELECT priority, COUNT(*), MIN(queued_at) FROM submissions \
                            WHERE status = 'queued' GROUP BY priority ORDER BY priority DESC";
         let found: Vec<(i64, i64, i64)> =
             on_both!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await?);
         Ok(found
             .into_iter()
-            .map(|(priority, queued, oldest_created_at)| QueueClass {
+            .map(|(priority, queued, oldest_queued_at)| QueueClass {
                 priority,
                 queued,
-                oldest_created_at,
+                oldest_queued_at,
             })
             .collect())
     }
@@ -211,16 +225,16 @@ impl Store {
             .rows_affected()))
     }
 
-    /// Puts one submission back in the queue, whatever its state; a worker judging it now will
-    /// find its lease gone. Returns false for an unknown id.
-    pub async fn rejudge(&self, id: i64) -> Result<bool> {
+    /// Puts one submission back in the queue at `now`, whatever its state; a worker judging it
+    /// now will find its lease gone. Returns false for an unknown id.
+    pub async fn rejudge(&self, id: i64, now: i64) -> Result<bool> {
         const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
              verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL, \
-             started_at = NULL WHERE id = $1";
+             started_at = NULL, queued_at = $2 WHERE id = $1";
         const CLEAR: &str = "DELETE FROM test_results WHERE submission_id = $1";
         let changed = on_both!(self, pool => {
             let mut tx = pool.begin().await?;
-            let changed = sqlx::query(SQL).bind(id).execute(&mut *tx).await?.rows_affected();
+            let changed = sqlx::query(SQL).bind(id).bind(now).execute(&mut *tx).await?.rows_affected();
             sqlx::query(CLEAR).bind(id).execute(&mut *tx).await?;
             tx.commit().await?;
             changed
@@ -228,9 +242,14 @@ impl Store {
         Ok(changed == 1)
     }
 
-    /// Rejudges every submission of a problem, or only those `teacher` may see (see
+    /// Rejudges every submission of a problem at `now`, or only those `teacher` may see (see
     /// [`SubmissionQuery::teacher`](crate::SubmissionQuery)); returns how many.
-    pub async fn rejudge_problem(&self, problem: &str, teacher: Option<i64>) -> Result<u64> {
+    pub async fn rejudge_problem(
+        &self,
+        problem: &str,
+        teacher: Option<i64>,
+        now: i64,
+    ) -> Result<u64> {
         let scope = format!(
             "problem = $1 AND ($2 IS NULL OR {})",
             crate::submissions::seen_by_teacher("$2")
@@ -238,7 +257,7 @@ impl Store {
         let queue = format!(
             "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, attempts = 0, priority = -1, \
              verdict = NULL, score = NULL, max_score = NULL, compile_message = NULL, problem_version = NULL, judged_at = NULL, \
-             started_at = NULL WHERE {scope}"
+             started_at = NULL, queued_at = $3 WHERE {scope}"
         );
         let clear = format!(
             "DELETE FROM test_results WHERE submission_id IN (SELECT id FROM submissions WHERE {scope})"
@@ -246,7 +265,7 @@ impl Store {
         Ok(on_both!(self, pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(sqlx::AssertSqlSafe(clear.as_str())).bind(problem).bind(teacher).execute(&mut *tx).await?;
-            let changed = sqlx::query(sqlx::AssertSqlSafe(queue.as_str())).bind(problem).bind(teacher).execute(&mut *tx).await?.rows_affected();
+            let changed = sqlx::query(sqlx::AssertSqlSafe(queue.as_str())).bind(problem).bind(teacher).bind(now).execute(&mut *tx).await?.rows_affected();
             tx.commit().await?;
             changed
         }))
@@ -262,5 +281,6 @@ pub struct QueueClass {
     /// See [`priority`].
     pub priority: i64,
     pub queued: i64,
-    pub oldest_created_at: i64,
+    /// When the submission that has waited longest was queued.
+    pub oldest_queued_at: i64,
 }

@@ -329,6 +329,10 @@ pub struct Claimed {
     pub instance_seed: Option<i64>,
     /// The assignment asked for every test to run, past a subtask's first failure.
     pub run_every_test: bool,
+    /// Its class in the queue (see [`priority`](crate::priority)).
+    pub priority: i64,
+    /// When it joined the queue: created, or queued again by a rejudge.
+    pub queued_at: i64,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -342,6 +346,8 @@ pub(crate) struct ClaimedRow {
     attempts: i64,
     instance_seed: Option<i64>,
     run_every_test: bool,
+    priority: i64,
+    queued_at: i64,
 }
 
 impl TryFrom<ClaimedRow> for Claimed {
@@ -357,6 +363,8 @@ impl TryFrom<ClaimedRow> for Claimed {
             attempts: row.attempts,
             instance_seed: row.instance_seed,
             run_every_test: row.run_every_test,
+            priority: row.priority,
+            queued_at: row.queued_at,
         })
     }
 }

@@ -8,7 +8,7 @@ use crate::{NewSubmission, ProblemMark, Result, Store, Submission, SubmissionQue
 impl Store {
     pub async fn create_submission(&self, new: &NewSubmission, now: i64) -> Result<i64> {
         const SQL: &str = "INSERT INTO submissions (user_id, problem, kind, language, source, priority, created_at, \
-                           assignment_id, instance_seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
+                           queued_at, assignment_id, instance_seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) RETURNING id";
         let id: i64 = on_both!(self, pool => sqlx::query_scalar(SQL)
             .bind(new.user_id)
             .bind(&new.problem)

@@ -126,6 +126,7 @@ conformance!(
     rejudging_takes_a_submission_from_its_worker,
     priority_then_age,
     the_queue_is_fair_between_people,
+    a_wait_counts_from_when_it_was_queued,
     exhausted_submissions_end_as_internal_errors,
     released_work_goes_back_to_the_queue,
     listing_filters,
@@ -540,8 +541,8 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
         second
     );
 
-    assert!(store.rejudge(first).await.unwrap());
-    assert!(!store.rejudge(999_999).await.unwrap());
+    assert!(store.rejudge(first, 25).await.unwrap());
+    assert!(!store.rejudge(999_999, 25).await.unwrap());
     let back = store.submission(first).await.unwrap().unwrap();
     assert_eq!(
         (
@@ -554,7 +555,7 @@ async fn rejudging_takes_a_submission_from_its_worker(store: &Store) {
     assert!(store.test_results(first).await.unwrap().is_empty());
 
     // Rejudging the whole problem takes `second` from w1, whose result no longer counts.
-    assert_eq!(store.rejudge_problem("stones", None).await.unwrap(), 2);
+    assert_eq!(store.rejudge_problem("stones", None, 30).await.unwrap(), 2);
     assert!(!store.finish(second, "w1", &accepted(1), 30).await.unwrap());
     let mut claimed = BTreeSet::new();
     while let Some(c) = store.claim("w2", 40, 60_000, 3).await.unwrap() {
@@ -597,13 +598,72 @@ async fn priority_then_age(store: &Store) {
     assert_eq!(got, [new_high, later_high, old_low]);
 
     // A rejudge waits behind fresh submissions, even older ones.
-    assert!(store.rejudge(old_low).await.unwrap());
+    assert!(store.rejudge(old_low, 15).await.unwrap());
     let fresh = store
         .create_submission(&program(pid, "d", 0), 3)
         .await
         .unwrap();
     assert_eq!(claim_and_finish(20).await, Some(fresh));
     assert_eq!(claim_and_finish(20).await, Some(old_low));
+}
+
+/// The queue's oldest age and a claim's wait run from when a submission was queued: a rejudge
+/// of an old submission has waited since the rejudge, not since the submission was made.
+async fn a_wait_counts_from_when_it_was_queued(store: &Store) {
+    let (amy, ben) = (student(store, "amy").await, student(store, "ben").await);
+    let old = store
+        .create_submission(&program(amy, "nim", priority::ASSIGNMENT), 1_000)
+        .await
+        .unwrap();
+    let claimed = store.claim("w", 2_000, 60_000, 3).await.unwrap().unwrap();
+    assert_eq!(
+        (claimed.id, claimed.priority, claimed.queued_at),
+        (old, priority::ASSIGNMENT, 1_000)
+    );
+    assert!(store.finish(old, "w", &accepted(1), 3_000).await.unwrap());
+
+    let fresh = store
+        .create_submission(&program(ben, "nim", priority::PRACTICE), 4_000)
+        .await
+        .unwrap();
+    assert!(store.rejudge(old, 5_000).await.unwrap());
+    let depth = |classes: Vec<grundy_store::QueueClass>| {
+        classes
+            .iter()
+            .map(|c| (c.priority, c.queued, c.oldest_queued_at))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        depth(store.queue_depth().await.unwrap()),
+        [
+            (priority::PRACTICE, 1, 4_000),
+            (priority::REJUDGE, 1, 5_000)
+        ]
+    );
+    assert_eq!(
+        store
+            .claim("w", 6_000, 60_000, 3)
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        fresh
+    );
+    let again = store.claim("w", 6_000, 60_000, 3).await.unwrap().unwrap();
+    assert_eq!(
+        (again.id, again.priority, again.queued_at),
+        (old, priority::REJUDGE, 5_000)
+    );
+    assert!(store.queue_depth().await.unwrap().is_empty());
+
+    // A whole problem rejudged is queued at that moment too.
+    assert!(store.finish(old, "w", &accepted(1), 7_000).await.unwrap());
+    assert!(store.finish(fresh, "w", &accepted(1), 7_000).await.unwrap());
+    assert_eq!(store.rejudge_problem("nim", None, 8_000).await.unwrap(), 2);
+    assert_eq!(
+        depth(store.queue_depth().await.unwrap()),
+        [(priority::REJUDGE, 2, 8_000)]
+    );
 }
 
 /// Within a class, the person who has had the least judging lately goes first, and nobody has
@@ -642,7 +702,7 @@ async fn the_queue_is_fair_between_people(store: &Store) {
             .await
             .unwrap()
             .iter()
-            .map(|c| (c.priority, c.queued, c.oldest_created_at))
+            .map(|c| (c.priority, c.queued, c.oldest_queued_at))
             .collect::<Vec<_>>(),
         [(priority::ASSIGNMENT, 1, 11), (priority::PRACTICE, 5, 0)]
     );
@@ -1513,11 +1573,20 @@ async fn teachers_see_their_courses_submissions_only(store: &Store) {
     let _ = ann_practice;
     // Rejudging a problem as a teacher requeues only what they see.
     assert_eq!(
-        store.rejudge_problem("zoes-game", Some(zoe)).await.unwrap(),
+        store
+            .rejudge_problem("zoes-game", Some(zoe), 50)
+            .await
+            .unwrap(),
         0
     );
-    assert_eq!(store.rejudge_problem("nim", Some(tom)).await.unwrap(), 2);
-    assert_eq!(store.rejudge_problem("zoes-game", None).await.unwrap(), 1);
+    assert_eq!(
+        store.rejudge_problem("nim", Some(tom), 50).await.unwrap(),
+        2
+    );
+    assert_eq!(
+        store.rejudge_problem("zoes-game", None, 50).await.unwrap(),
+        1
+    );
     let _ = bob_on_zoes;
 }
 

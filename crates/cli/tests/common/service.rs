@@ -28,6 +28,23 @@ pub fn grundy_command(args: &[&str]) -> Command {
 /// Starts `grundy serve` on port 0; returns it, its URL and the first admin's token (printed
 /// when the database has no users yet).
 pub fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, Option<String>) {
+    let started = start_serve(extra, data_dir);
+    (started.process, started.url, started.token)
+}
+
+/// A `grundy serve` started by [`start_serve`].
+pub struct Served {
+    pub process: Process,
+    pub url: String,
+    /// The first admin's token, on a database without users.
+    pub token: Option<String>,
+    /// Where it serves `/metrics`, when started with `--metrics-listen`.
+    pub metrics: Option<String>,
+}
+
+/// Starts `grundy serve` on port 0 with `extra` arguments, reading what it prints until its
+/// address.
+pub fn start_serve(extra: &[&str], data_dir: &Path) -> Served {
     let mut args = vec![
         "serve",
         "--listen",
@@ -42,18 +59,26 @@ pub fn serve(extra: &[&str], data_dir: &Path) -> (Process, String, Option<String
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let (mut url, mut token) = (None, None);
+    let (mut url, mut token, mut metrics) = (None, None, None);
     while url.is_none() {
         let line = lines.next().expect("serve printed its address").unwrap();
         if let Some(t) = line.split("(shown only now): ").nth(1) {
             token = Some(t.to_owned());
+        }
+        if let Some(m) = line.strip_prefix("metrics on ") {
+            metrics = Some(m.to_owned());
         }
         if let Some(u) = line.strip_prefix("listening on ") {
             url = Some(u.to_owned());
         }
     }
     std::thread::spawn(move || for _ in lines {}); // keep the pipe drained
-    (Process(child), url.unwrap(), token)
+    Served {
+        process: Process(child),
+        url: url.unwrap(),
+        token,
+        metrics,
+    }
 }
 
 pub fn admin_create(data: &[&str], name: &str, role: &str) -> String {

@@ -317,7 +317,7 @@ pub async fn problems(domain: &Domain, user: &User) -> Result<Vec<Listed>> {
 pub async fn rejudge(domain: &Domain, user: &User, id: i64) -> Result<()> {
     access::require_teacher(user)?;
     super::submissions::visible(domain, user, id).await?;
-    if !domain.store.rejudge(id).await? {
+    if !domain.store.rejudge(id, domain.now()).await? {
         return Err(Error::NotFound(format!("submission {id}")));
     }
     domain.queued.notify_one();
@@ -335,7 +335,10 @@ pub async fn rejudge_problem(domain: &Domain, user: &User, slug: &str) -> Result
         ));
     }
     let scope = access::visible_submissions(user, None).and_then(|query| query.teacher);
-    let queued = domain.store.rejudge_problem(slug, scope).await?;
+    let queued = domain
+        .store
+        .rejudge_problem(slug, scope, domain.now())
+        .await?;
     domain.queued.notify_waiters();
     Ok(queued)
 }

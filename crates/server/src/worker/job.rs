@@ -40,7 +40,13 @@ pub(super) async fn judge(
 ) -> (Option<Judge>, Result<(), WorkerError>) {
     let id = claimed.id;
     cx.events.publish(id);
-    let lease = Lease::keep(cx.store.clone(), id, config.name.clone(), config.lease);
+    let lease = Lease::keep(
+        cx.store.clone(),
+        id,
+        config.name.clone(),
+        config.lease,
+        cx.telemetry.clone(),
+    );
     let mut explain_later = None;
     let mut explaining = Budget::default();
     let (judge, outcome) = match prepare(cx, &judge, &claimed).await {
@@ -70,6 +76,10 @@ pub(super) async fn judge(
     let verdict = outcome.verdict;
     let judged_at = now_ms();
     let stored = finish(cx, &config.name, id, outcome, judged_at).await;
+    if let Ok(true) = stored {
+        cx.telemetry
+            .judged(verdict, claimed.priority, judged_at - claimed.queued_at);
+    }
     // After the verdict is stored, so that explaining never delays it.
     let judge = match (judge, explain_later, &stored) {
         (Some(judge), Some(Later::Program(problem, language)), Ok(true))
@@ -313,7 +323,8 @@ async fn run(
     }
 }
 
-/// Writes each test's result as it arrives, while the lease is ours, and tells followers.
+/// Writes each test's result as it arrives, while the lease is ours, and tells followers; counts
+/// what was built and run for the operator.
 struct Recorder {
     cx: JudgingContext,
     runtime: tokio::runtime::Handle,
@@ -324,9 +335,15 @@ struct Recorder {
 
 impl Recorder {
     fn record(&mut self, event: &Event) {
-        let Event::Test(t) = event else {
-            return;
+        let t = match event {
+            Event::Test(t) => t,
+            Event::Compiled(compiled) => {
+                self.cx.telemetry.built(compiled.build);
+                return;
+            }
+            Event::Subtask(_) => return,
         };
+        self.cx.telemetry.tested(t.verdict);
         let row = TestRow {
             position: self.position,
             name: t.name.clone(),

@@ -8,6 +8,7 @@ use std::time::Duration;
 use grundy_store::Store;
 
 use crate::clock::now_ms;
+use crate::telemetry::Telemetry;
 
 /// The heartbeat of one claim. It ends when the guard is dropped, on every path.
 #[derive(Debug)]
@@ -17,8 +18,15 @@ pub(super) struct Lease {
 }
 
 impl Lease {
-    /// Renews `worker`'s lease on submission `id` every third of `length`.
-    pub(super) fn keep(store: Store, id: i64, worker: String, length: Duration) -> Lease {
+    /// Renews `worker`'s lease on submission `id` every third of `length`; each renewal is also
+    /// the worker's sign of life in `telemetry`.
+    pub(super) fn keep(
+        store: Store,
+        id: i64,
+        worker: String,
+        length: Duration,
+        telemetry: Telemetry,
+    ) -> Lease {
         let lost = Arc::new(AtomicBool::new(false));
         let heartbeat = {
             let lost = lost.clone();
@@ -28,7 +36,7 @@ impl Lease {
                 loop {
                     tokio::time::sleep(every).await;
                     match store.heartbeat(id, &worker, now_ms(), length_ms).await {
-                        Ok(true) => {}
+                        Ok(true) => telemetry.worker_beat(&worker),
                         Ok(false) => {
                             lost.store(true, Ordering::Relaxed);
                             return;
@@ -69,7 +77,13 @@ mod tests {
     async fn a_lease_taken_away_is_noticed() {
         let (store, _dir) = store().await;
         // Nobody holds submission 1: the first heartbeat, a millisecond on, finds it gone.
-        let lease = Lease::keep(store, 1, "w".into(), Duration::from_millis(3));
+        let lease = Lease::keep(
+            store,
+            1,
+            "w".into(),
+            Duration::from_millis(3),
+            Telemetry::off(),
+        );
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         while !lease.lost() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(1)).await;
@@ -80,7 +94,13 @@ mod tests {
     #[tokio::test]
     async fn the_heartbeat_ends_with_the_guard() {
         let (store, _dir) = store().await;
-        let lease = Lease::keep(store, 1, "w".into(), Duration::from_secs(60));
+        let lease = Lease::keep(
+            store,
+            1,
+            "w".into(),
+            Duration::from_secs(60),
+            Telemetry::off(),
+        );
         let heartbeat = lease.heartbeat.abort_handle();
         assert!(!heartbeat.is_finished());
         drop(lease);

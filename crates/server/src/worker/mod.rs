@@ -20,8 +20,10 @@ use crate::clock::now_ms;
 use crate::domain::Domain;
 use crate::events::Hub;
 use crate::registry::Problems;
+use crate::telemetry::Telemetry;
 
-/// What judging needs: the queue and results, the problems, and whom to tell.
+/// What judging needs: the queue and results, the problems, whom to tell, and the operator's
+/// figures.
 #[derive(Debug, Clone)]
 pub struct JudgingContext {
     pub store: Store,
@@ -29,27 +31,30 @@ pub struct JudgingContext {
     pub events: Hub,
     /// Rung when a submission is queued in this process.
     pub queued: Arc<Notify>,
+    pub telemetry: Telemetry,
 }
 
 impl JudgingContext {
     /// For the workers inside the service: the same store, problems and events as its
     /// operations, so a submission queued there wakes them and their news reaches its followers.
-    pub fn sharing(domain: &Domain) -> JudgingContext {
+    pub fn sharing(domain: &Domain, telemetry: Telemetry) -> JudgingContext {
         JudgingContext {
             store: domain.store.clone(),
             problems: domain.problems.clone(),
             events: domain.events.clone(),
             queued: domain.queued.clone(),
+            telemetry,
         }
     }
 
     /// For a process that only judges (`grundy worker`).
-    pub fn new(store: Store, catalogue: Catalogue) -> JudgingContext {
+    pub fn new(store: Store, catalogue: Catalogue, telemetry: Telemetry) -> JudgingContext {
         JudgingContext {
             store,
             problems: Arc::new(Problems::new(catalogue)),
             events: Hub::default(),
             queued: Arc::new(Notify::new()),
+            telemetry,
         }
     }
 }
@@ -91,7 +96,9 @@ pub async fn run(
     // Started before the first claim, so a machine that cannot judge says so at once.
     let mut judge = Some(start_judge(&config).await?);
     tracing::info!(worker = %config.name, "worker ready");
+    let _alive = cx.telemetry.worker_started(&config.name, config.lease);
     while !*shutdown.borrow() {
+        cx.telemetry.worker_beat(&config.name);
         // A database hiccup (a busy SQLite, a PostgreSQL restart) pauses the worker, never ends
         // it: the claim is retried after the poll interval.
         let claimed = match next_claim(&cx, &config).await {

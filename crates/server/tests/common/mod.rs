@@ -6,7 +6,7 @@ use std::time::Duration;
 use grundy_judge::Languages;
 use grundy_problems::Catalogue;
 use grundy_server::domain::accounts;
-use grundy_server::{AppState, Clock, RequestLimits};
+use grundy_server::{AppState, Clock, RequestLimits, Telemetry};
 use grundy_store::{Role, Store, User};
 use tokio::sync::oneshot;
 
@@ -16,6 +16,9 @@ pub struct Server {
     #[allow(dead_code)]
     pub client: reqwest::Client,
     pub state: AppState,
+    /// `/metrics` on a listener of its own, for a server started by [`Server::start_observed`].
+    #[allow(dead_code)]
+    pub metrics_url: Option<String>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -29,12 +32,28 @@ impl Server {
 
     /// On a given store, with a given clock.
     pub async fn start_with(store: Store, limits: RequestLimits, clock: Clock) -> Server {
-        let state = AppState::with_clock(
+        Server::launch(store, limits, clock, Telemetry::off()).await
+    }
+
+    /// As [`Server::start_with`], with the operator's figures served on a port 0 of their own.
+    #[allow(dead_code)]
+    pub async fn start_observed(store: Store, limits: RequestLimits, clock: Clock) -> Server {
+        Server::launch(store, limits, clock, Telemetry::prometheus()).await
+    }
+
+    async fn launch(
+        store: Store,
+        limits: RequestLimits,
+        clock: Clock,
+        telemetry: Telemetry,
+    ) -> Server {
+        let state = AppState::build(
             store,
             Catalogue::builtin().unwrap(),
             Languages::load(None).unwrap(),
             limits,
-            clock,
+            clock.clone(),
+            telemetry,
         );
         state
             .load_problems(&std::env::temp_dir().join("grundy-test-packages"))
@@ -43,6 +62,24 @@ impl Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = oneshot::channel::<()>();
+        let (metrics_url, metrics) = if state.telemetry.is_on() {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let url = format!("http://{}/metrics", listener.local_addr().unwrap());
+            let (telemetry, store) = (state.telemetry.clone(), state.domain.store.clone());
+            let (done, ended) = oneshot::channel::<()>();
+            let task = tokio::spawn(grundy_server::serve_metrics(
+                telemetry,
+                store,
+                clock,
+                listener,
+                async move {
+                    let _ = ended.await;
+                },
+            ));
+            (Some(url), Some((done, task)))
+        } else {
+            (None, None)
+        };
         let task = tokio::spawn(grundy_server::serve(state.clone(), listener, async move {
             let _ = stopped.await;
         }));
@@ -55,9 +92,14 @@ impl Server {
             url,
             client,
             state,
+            metrics_url,
             stop: Some(stop),
             task: Some(tokio::spawn(async move {
                 task.await.unwrap().unwrap();
+                if let Some((done, metrics)) = metrics {
+                    let _ = done.send(());
+                    metrics.await.unwrap().unwrap();
+                }
             })),
         }
     }
@@ -276,4 +318,44 @@ macro_rules! on_both {
             )*
         }
     };
+}
+
+/// Checks an exposition with `promtool check metrics` (Debian's `prometheus` package, installed
+/// by scripts/install-test-deps); false when promtool is missing, which the test says and skips
+/// past, unless in CI (`CI=true`), where it fails.
+#[allow(dead_code)]
+pub fn promtool_accepts(test: &str, exposition: &str) -> bool {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{test}: promtool is missing in CI (scripts/install-test-deps installs it)");
+            }
+            eprintln!("SKIPPED {test}: checking with promtool, which is not installed");
+            return false;
+        }
+        Err(e) => panic!("{test}: starting promtool: {e}"),
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(exposition.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "promtool check metrics: {}{}\n{exposition}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    true
 }
