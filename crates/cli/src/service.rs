@@ -31,6 +31,11 @@ pub struct JudgingArgs {
     /// another after this long.
     #[arg(long, env = "GRUNDY_LEASE_SECS", default_value_t = 60)]
     pub lease_secs: u64,
+    /// Seconds the submissions being judged may take to finish after SIGTERM or Ctrl-C; those
+    /// that do not go back to the queue for another worker. The default fits Docker's ten
+    /// seconds between SIGTERM and SIGKILL.
+    #[arg(long, env = "GRUNDY_SHUTDOWN_GRACE_SECS", default_value_t = 8)]
+    pub shutdown_grace_secs: u64,
     /// Load problems from this folder instead of the built-in catalogue.
     #[arg(long, env = "GRUNDY_PROBLEMS_DIR")]
     pub problems_dir: Option<PathBuf>,
@@ -230,6 +235,7 @@ fn worker_config(
         lease: Duration::from_secs(judging.lease_secs.max(3)),
         poll: Duration::from_secs(2),
         max_attempts: 3,
+        shutdown_grace: Duration::from_secs(judging.shutdown_grace_secs),
     })
 }
 
@@ -238,12 +244,38 @@ fn rand_suffix() -> u32 {
     u32::from_str_radix(&token[token.len() - 8..], 16).unwrap_or(0)
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-async fn termination() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
+/// Resolves on Ctrl-C or SIGTERM. Both are caught from this call on, so it comes before the
+/// process says it is ready: a signal before it would end the process at once, uncleanly.
+fn termination() -> Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).context("catching SIGTERM")?;
+    let mut interrupt = signal(SignalKind::interrupt()).context("catching SIGINT")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = interrupt.recv() => {}
+        }
+    })
+}
+
+/// The judging of one process: its workers, and the listener that wakes them for submissions
+/// queued by other processes.
+struct Judging {
+    workers: Vec<tokio::task::JoinHandle<()>>,
+    watcher: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Judging {
+    /// Once `stop` was sent: waits for each worker to finish or give back its submission
+    /// (within the grace period) and for the listener to give back its connection, so that the
+    /// store can close.
+    async fn stopped(self) {
+        for w in self.workers {
+            let _ = w.await;
+        }
+        if let Some(watcher) = self.watcher {
+            let _ = watcher.await;
+        }
     }
 }
 
@@ -255,28 +287,55 @@ fn spawn_workers(
     count: usize,
     stop: &watch::Sender<bool>,
     failed: &tokio::sync::mpsc::UnboundedSender<()>,
-) -> Result<Vec<tokio::task::JoinHandle<()>>> {
-    let mut handles = Vec::new();
+) -> Result<Judging> {
+    let mut workers = Vec::new();
     for index in 0..count {
         let config = worker_config(sandbox, data, judging, index)?;
         let (cx, stop, failed) = (cx.clone(), stop.subscribe(), failed.clone());
-        handles.push(tokio::spawn(async move {
+        workers.push(tokio::spawn(async move {
             if let Err(e) = worker::run(cx, config, stop).await {
                 tracing::error!(error = %e, "worker stopped");
                 let _ = failed.send(());
             }
         }));
     }
-    if count > 0 {
+    let watcher = (count > 0).then(|| {
         let cx = cx.clone();
+        let mut stop = stop.subscribe();
         tokio::spawn(async move {
             let wake = cx.queued.clone();
-            if let Err(e) = cx.store.watch_queue(|| wake.notify_waiters()).await {
+            let stopped = async move {
+                let _ = stop.wait_for(|stop| *stop).await;
+            };
+            if let Err(e) = cx
+                .store
+                .watch_queue(|| wake.notify_waiters(), stopped)
+                .await
+            {
                 tracing::warn!(error = %e, "no queue notices; polling only");
             }
-        });
-    }
-    Ok(handles)
+        })
+    });
+    Ok(Judging { workers, watcher })
+}
+
+/// Runs `serve` or `worker` to its end, then leaves without waiting for blocking threads: a
+/// judging thread whose submission went back to the queue at shutdown would keep the process
+/// until its last test ends (its supervisor stops at the end of the current run, when our end of
+/// its pipe closes).
+fn run_service(main: impl Future<Output = Result<ExitCode>>) -> Result<ExitCode> {
+    let runtime = runtime()?;
+    let outcome = runtime.block_on(main);
+    runtime.shutdown_background();
+    outcome
+}
+
+/// Says what happens to the submissions being judged once the process is told to stop.
+fn shutting_down(judging: &JudgingArgs) {
+    tracing::info!(
+        grace_secs = judging.shutdown_grace_secs,
+        "shutting down: the submissions being judged may finish within the grace period, then go back to the queue"
+    );
 }
 
 pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
@@ -306,7 +365,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         },
         ..defaults
     };
-    runtime()?.block_on(async {
+    run_service(async {
         let state = state(
             &args.data,
             args.judging.problems_dir.as_deref(),
@@ -326,11 +385,12 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
             .serve(&state.telemetry, &state.domain.store, &stop)
             .await?;
         let address = listener.local_addr()?;
+        let terminated = termination()?;
         println!("listening on http://{address}");
         std::io::stdout().flush()?;
         // A failed worker is logged; the web side goes on serving.
         let (failed, _) = tokio::sync::mpsc::unbounded_channel();
-        let workers = spawn_workers(
+        let judging = spawn_workers(
             &JudgingContext::sharing(&state.domain, state.telemetry.clone()),
             sandbox,
             &args.data,
@@ -341,16 +401,18 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         )?;
         let signal = {
             let stop = stop.clone();
+            let judging = args.judging.clone();
             async move {
-                termination().await;
-                tracing::info!("shutting down: finishing the submissions being judged");
+                terminated.await;
+                shutting_down(&judging);
                 let _ = stop.send(true);
             }
         };
         grundy_server::serve(state.clone(), listener, signal).await?;
         let _ = stop.send(true);
-        for w in workers.into_iter().chain(metrics) {
-            let _ = w.await;
+        judging.stopped().await;
+        if let Some(metrics) = metrics {
+            let _ = metrics.await;
         }
         state.domain.store.close().await;
         Ok(ExitCode::SUCCESS)
@@ -363,7 +425,7 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
             "grundy worker judges from a shared PostgreSQL: pass --database-url postgres://… (with SQLite, `grundy serve` runs the workers itself)"
         );
     }
-    runtime()?.block_on(async {
+    run_service(async {
         let cx = judging_context(
             &args.data,
             args.judging.problems_dir.as_deref(),
@@ -374,7 +436,7 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
         let metrics = args.metrics.serve(&cx.telemetry, &cx.store, &stop).await?;
         let (failed, mut failures) = tokio::sync::mpsc::unbounded_channel();
         let count = args.judging.workers.unwrap_or_else(default_workers).max(1);
-        let workers = spawn_workers(
+        let judging = spawn_workers(
             &cx,
             sandbox,
             &args.data,
@@ -383,6 +445,7 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
             &stop,
             &failed,
         )?;
+        let terminated = termination()?;
         println!("worker ready ({count} judging)");
         std::io::stdout().flush()?;
         // A worker process with no working judge must end (so a supervisor restarts it), not
@@ -398,12 +461,16 @@ pub fn worker(sandbox: &SandboxArgs, args: WorkerArgs) -> Result<ExitCode> {
             std::future::pending::<()>().await
         };
         let outcome = tokio::select! {
-            _ = termination() => Ok(ExitCode::SUCCESS),
+            _ = terminated => {
+                shutting_down(&args.judging);
+                Ok(ExitCode::SUCCESS)
+            }
             _ = all_failed => Err(anyhow::anyhow!("every judging worker stopped (see the log above)")),
         };
         let _ = stop.send(true);
-        for w in workers.into_iter().chain(metrics) {
-            let _ = w.await;
+        judging.stopped().await;
+        if let Some(metrics) = metrics {
+            let _ = metrics.await;
         }
         cx.store.close().await;
         outcome

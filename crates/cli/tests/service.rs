@@ -5,8 +5,10 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use common::service::{Process, admin_create, grundy_command, guess, pebbles, serve, start_serve};
@@ -695,7 +697,12 @@ impl PgDatabase {
                 return None;
             }
         };
-        let name = format!("grundy_service_{}", std::process::id());
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let name = format!(
+            "grundy_service_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
         admin.execute(&format!("CREATE DATABASE {name}"));
         let url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
         Some(PgDatabase {
@@ -1115,6 +1122,277 @@ async fn metrics_read_back_after_judging_and_admin_status_prints_them() {
         .find_map(|l| row(l, "practice"))
         .unwrap();
     assert_eq!(times[1], "3", "{table}");
+}
+
+/// `grundy serve` or `grundy worker` in a process group of its own, so that a test can send it
+/// what a terminal's Ctrl-C sends (SIGINT to the whole group) without reaching itself. Its
+/// standard output is read up to the line that starts with `ready`; the lines read are returned.
+fn start_in_group(args: &[&str], ready: &str) -> (Process, Vec<String>) {
+    let mut child = grundy_command(args)
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    while !seen
+        .last()
+        .is_some_and(|line: &String| line.starts_with(ready))
+    {
+        let line = lines
+            .next()
+            .unwrap_or_else(|| panic!("{args:?} ended before saying {ready:?}: {seen:?}"));
+        seen.push(line.unwrap());
+    }
+    std::thread::spawn(move || for _ in lines {});
+    (Process(child), seen)
+}
+
+/// [`start_in_group`] for `grundy serve`: the process, its URL and the first admin's token.
+fn serve_in_group(extra: &[&str], data_dir: &Path) -> (Process, String, Option<String>) {
+    let mut args = vec![
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--data-dir",
+        data_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (process, lines) = start_in_group(&args, "listening on ");
+    let url = lines.last().unwrap()["listening on ".len()..].to_owned();
+    let token = lines
+        .iter()
+        .find_map(|line| line.split("(shown only now): ").nth(1))
+        .map(str::to_owned);
+    (process, url, token)
+}
+
+/// [`start_in_group`] for `grundy worker` with one judging worker.
+fn worker_in_group(url: &str, data_dir: &Path, extra: &[&str]) -> Process {
+    let mut args = vec![
+        "worker",
+        "--database-url",
+        url,
+        "--data-dir",
+        data_dir.to_str().unwrap(),
+        "--workers",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    start_in_group(&args, "worker ready").0
+}
+
+/// How a service is told to stop.
+#[derive(Debug, Clone, Copy)]
+enum Stop {
+    /// SIGTERM to the process, as `docker stop` and `docker compose down` send.
+    Term,
+    /// SIGINT to its whole process group, as a terminal sends on Ctrl-C.
+    CtrlC,
+}
+
+/// Tells `process` to stop and waits for it to exit; fails if it is still running after
+/// `within`. Returns how it exited.
+fn stop(process: &mut Process, how: Stop, within: Duration) -> ExitStatus {
+    use nix::sys::signal::{Signal, kill, killpg};
+    let pid = nix::unistd::Pid::from_raw(process.0.id() as i32);
+    match how {
+        Stop::Term => kill(pid, Signal::SIGTERM),
+        Stop::CtrlC => killpg(pid, Signal::SIGINT),
+    }
+    .unwrap();
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(status) = process.0.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still running {within:?} after {how:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A correct Stones program that waits 0.3 s before each answer: some ten seconds for the whole
+/// test set, long enough to be caught mid-judging and to outlast a grace period of a second,
+/// short enough to finish within a long one.
+fn slow_but_correct() -> Value {
+    let ok = std::fs::read_to_string(programs().join("solutions/stones/ok.py")).unwrap();
+    let source = format!("import time\ntime.sleep(0.3)\n{ok}");
+    json!({"problem": "stones", "language": "python3", "source": source})
+}
+
+/// What the margin on a shutdown covers: giving a claim back, closing the database, leaving.
+const EXIT_MARGIN: Duration = Duration::from_secs(15);
+
+async fn submission(url: &str, token: &str, id: i64) -> Value {
+    call(
+        reqwest::Method::GET,
+        &format!("{url}/api/v1/submissions/{id}"),
+        Some(token),
+        None,
+    )
+    .await
+    .1
+}
+
+/// `grundy serve` on SQLite told to stop: with a grace period shorter than the submission in
+/// hand, it gives the submission back to the queue (not counted as an attempt; its lease, far
+/// longer than the test, released) and exits; with a longer one, after Ctrl-C, it finishes it
+/// first; idle, it exits at once. Every exit is clean.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_on_sqlite_stops_within_its_grace_period() {
+    let test = "shutdown on SQLite";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/python3") {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let with_grace = |grace: &'static str| {
+        [
+            "--workers",
+            "1",
+            "--lease-secs",
+            "600",
+            "--shutdown-grace-secs",
+            grace,
+        ]
+    };
+    let (mut first, url, admin) = serve_in_group(&with_grace("1"), data.path());
+    let admin = admin.expect("a fresh database prints the first admin's token");
+    let id = submit_json(&url, &admin, slow_but_correct()).await;
+    wait_for(
+        &url,
+        &admin,
+        id,
+        Duration::from_secs(60),
+        "judging",
+        |doc| doc["status"] == "judging",
+    )
+    .await;
+    let exit = stop(&mut first, Stop::Term, Duration::from_secs(1) + EXIT_MARGIN);
+    assert!(exit.success(), "{exit}");
+
+    let (mut second, url, _) = serve_in_group(&with_grace("120"), data.path());
+    wait_for(
+        &url,
+        &admin,
+        id,
+        Duration::from_secs(60),
+        "judged again on its first counted attempt",
+        |doc| doc["status"] == "judging" && doc["attempts"] == 1,
+    )
+    .await;
+    let exit = stop(
+        &mut second,
+        Stop::CtrlC,
+        Duration::from_secs(120) + EXIT_MARGIN,
+    );
+    assert!(exit.success(), "{exit}");
+
+    let (mut third, url, _) = serve_in_group(&with_grace("1"), data.path());
+    let doc = submission(&url, &admin, id).await;
+    assert_eq!(
+        (
+            doc["status"].as_str(),
+            doc["verdict"].as_str(),
+            doc["attempts"].as_i64()
+        ),
+        (Some("done"), Some("accepted"), Some(1)),
+        "finished before the service stopped: {doc}"
+    );
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 30, "{doc}");
+    let exit = stop(&mut third, Stop::Term, EXIT_MARGIN);
+    assert!(exit.success(), "{exit}");
+}
+
+/// The same on PostgreSQL, where an idle `grundy worker`, or `grundy serve` with workers, used to
+/// log that it was shutting down and never end: its queue listener kept a connection that
+/// closing the database waited for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workers_on_postgres_stop_within_their_grace_period() {
+    let test = "shutdown on PostgreSQL";
+    if !isolation_available(test) || !tool_available(test, "/usr/bin/python3") {
+        return;
+    }
+    let Some(db) = PgDatabase::create(test) else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (mut judging, _, admin) = serve_in_group(
+        &["--database-url", &db.url, "--workers", "1"],
+        &data.path().join("s1"),
+    );
+    let admin = admin.expect("a fresh database prints the first admin's token");
+    let exit = stop(&mut judging, Stop::Term, EXIT_MARGIN);
+    assert!(exit.success(), "{exit}");
+    let (mut server, url, _) = serve_in_group(
+        &["--database-url", &db.url, "--workers", "0"],
+        &data.path().join("s2"),
+    );
+    let mut idle = worker_in_group(&db.url, &data.path().join("w1"), &[]);
+    let exit = stop(&mut idle, Stop::CtrlC, EXIT_MARGIN);
+    assert!(exit.success(), "{exit}");
+
+    let id = submit_json(&url, &admin, slow_but_correct()).await;
+    let long_lease = ["--lease-secs", "600", "--shutdown-grace-secs"];
+    let mut short = worker_in_group(
+        &db.url,
+        &data.path().join("w2"),
+        &[&long_lease[..], &["1"]].concat(),
+    );
+    wait_for(
+        &url,
+        &admin,
+        id,
+        Duration::from_secs(60),
+        "judging",
+        |doc| doc["status"] == "judging",
+    )
+    .await;
+    let exit = stop(&mut short, Stop::Term, Duration::from_secs(1) + EXIT_MARGIN);
+    assert!(exit.success(), "{exit}");
+    let doc = submission(&url, &admin, id).await;
+    assert_eq!(
+        (doc["status"].as_str(), doc["attempts"].as_i64()),
+        (Some("queued"), Some(0)),
+        "given back, its attempt not counted: {doc}"
+    );
+
+    let mut long = worker_in_group(
+        &db.url,
+        &data.path().join("w3"),
+        &[&long_lease[..], &["120"]].concat(),
+    );
+    wait_for(
+        &url,
+        &admin,
+        id,
+        Duration::from_secs(60),
+        "judged again on its first counted attempt",
+        |doc| doc["status"] == "judging" && doc["attempts"] == 1,
+    )
+    .await;
+    let exit = stop(
+        &mut long,
+        Stop::Term,
+        Duration::from_secs(120) + EXIT_MARGIN,
+    );
+    assert!(exit.success(), "{exit}");
+    let doc = submission(&url, &admin, id).await;
+    assert_eq!(
+        (
+            doc["status"].as_str(),
+            doc["verdict"].as_str(),
+            doc["attempts"].as_i64()
+        ),
+        (Some("done"), Some("accepted"), Some(1)),
+        "finished before the worker stopped: {doc}"
+    );
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 30, "{doc}");
+    let exit = stop(&mut server, Stop::Term, EXIT_MARGIN);
+    assert!(exit.success(), "{exit}");
 }
 
 /// An assignment that also runs programs on each student's personal instances, with feedback

@@ -2,6 +2,7 @@
 //! time with it. Blocking by design; a server calls it from a blocking thread.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
@@ -44,6 +45,12 @@ impl Sandbox {
     pub fn start(command: &SupervisorCommand) -> Result<Sandbox, SandboxError> {
         let mut child = Command::new(&command.program)
             .args(&command.args)
+            // A process group of its own: a terminal's Ctrl-C goes to the judge, which decides
+            // what becomes of the run in progress (a service lets it finish within its shutdown
+            // grace period), instead of killing the supervisor mid-run, which would end the
+            // submission as an internal error. It still ends with the judge: at the end of its
+            // current run it finds its input closed.
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

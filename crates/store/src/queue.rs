@@ -55,22 +55,42 @@ pub mod priority {
 }
 
 impl Store {
-    /// Calls `on_notice` whenever another process queues a submission (PostgreSQL `NOTIFY`);
-    /// returns at once on SQLite, whose workers share the server's process. Reconnects on its own;
-    /// returns only if listening cannot start.
-    pub async fn watch_queue(&self, on_notice: impl Fn()) -> Result<()> {
+    /// Calls `on_notice` whenever another process queues a submission or gives one back
+    /// (PostgreSQL `NOTIFY`), until `stop` resolves or the store is closed; returns at once on
+    /// SQLite, whose workers share the server's process. Reconnects on its own; returns early only
+    /// if listening cannot start.
+    ///
+    /// The listener holds one of the pool's connections, and closing the pool waits for every
+    /// connection to come back: a listener that outlived its process's shutdown kept `close`
+    /// waiting forever, so this returns its connection as soon as either happens.
+    pub async fn watch_queue(
+        &self,
+        on_notice: impl Fn(),
+        stop: impl Future<Output = ()>,
+    ) -> Result<()> {
         let Store::Postgres(pool) = self else {
             return Ok(());
         };
         let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
-        listener.listen("grundy_queue").await?;
-        loop {
-            match listener.recv().await {
-                Ok(_) => on_notice(),
-                // The connection dropped: recv reconnects on the next call; polling covers the gap.
-                Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
+        listener.listen(QUEUE_CHANNEL).await?;
+        let listening = async {
+            loop {
+                match listener.recv().await {
+                    Ok(_) => on_notice(),
+                    Err(sqlx::Error::PoolClosed) => return,
+                    // The connection dropped: recv reconnects on the next call; polling covers the
+                    // gap.
+                    Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
+                }
             }
+        };
+        tokio::select! {
+            () = listening => {}
+            () = stop => {}
         }
+        // Dropping the listener sends UNLISTEN and gives its connection back to the pool.
+        drop(listener);
+        Ok(())
     }
 
     /// Claims the next submission to judge for `worker` until `now + lease_ms`, by the fair rule
@@ -199,15 +219,31 @@ impl Store {
         )
     }
 
-    /// Gives a claimed submission back to the queue, for a worker that cannot judge it after all;
-    /// its attempt is not counted.
+    /// Gives a claimed submission back to the queue, for a worker that cannot judge it after all
+    /// or is shutting down; its attempt is not counted. On PostgreSQL other processes' workers
+    /// are woken for it, as for a new submission.
     pub async fn release(&self, id: i64, worker: &str) -> Result<bool> {
         const SQL: &str = "UPDATE submissions SET status = 'queued', worker = NULL, lease_until = NULL, \
              attempts = attempts - 1, started_at = NULL WHERE id = $1 AND worker = $2 AND status = 'judging'";
-        Ok(
-            on_both!(self, pool => sqlx::query(SQL).bind(id).bind(worker).execute(pool).await?.rows_affected())
-                == 1,
-        )
+        let released = on_both!(self, pool => sqlx::query(SQL).bind(id).bind(worker).execute(pool).await?.rows_affected())
+            == 1;
+        if released {
+            self.notify_queued(id).await?;
+        }
+        Ok(released)
+    }
+
+    /// Wakes `grundy worker`s listening on other machines for submission `id` (PostgreSQL;
+    /// nothing to do on SQLite, whose workers share one process). Polling covers a lost notice.
+    pub(crate) async fn notify_queued(&self, id: i64) -> Result<()> {
+        if let Store::Postgres(pool) = self {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(QUEUE_CHANNEL)
+                .bind(id.to_string())
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Submissions whose lease ran out `max_attempts` times are finished as internal errors
@@ -271,6 +307,9 @@ impl Store {
         }))
     }
 }
+
+/// The channel of [`Store::watch_queue`]'s notices.
+const QUEUE_CHANNEL: &str = "grundy_queue";
 
 /// A key for the claims' turn-taking lock on PostgreSQL (any number no other lock uses).
 const CLAIM_LOCK: i64 = 0x6772_756e_6479;

@@ -21,13 +21,7 @@ impl Store {
             .bind(new.instance_seed)
             .fetch_one(pool)
             .await?);
-        if let Store::Postgres(pool) = self {
-            // Wakes `grundy worker`s listening on other machines; polling covers a lost notice.
-            sqlx::query("SELECT pg_notify('grundy_queue', $1)")
-                .bind(id.to_string())
-                .execute(pool)
-                .await?;
-        }
+        self.notify_queued(id).await?;
         Ok(id)
     }
 

@@ -6,7 +6,9 @@
 //! PostgreSQL half says so and skips; in CI (`CI=true`) that is a failure.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use grundy_store::{
     AssignmentSpec, CustomProblemInfo, Feedback, Invited, Listing, MemberOrigin, MemberRole,
@@ -129,6 +131,7 @@ conformance!(
     a_wait_counts_from_when_it_was_queued,
     exhausted_submissions_end_as_internal_errors,
     released_work_goes_back_to_the_queue,
+    the_queue_watcher_hears_notices_and_lets_the_store_close,
     listing_filters,
     concurrent_workers_never_claim_one_submission_twice,
     custom_problems_are_versioned_and_owned,
@@ -807,6 +810,94 @@ async fn released_work_goes_back_to_the_queue(store: &Store) {
         (id, 1),
         "a release is not an attempt"
     );
+}
+
+/// Submissions until `heard` rings: the watcher listens from then on (it starts listening in
+/// the background, and a notice sent before that is lost).
+async fn until_heard(store: &Store, user: i64, heard: &tokio::sync::Notify) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        store
+            .create_submission(&program(user, "stones", 0), 0)
+            .await
+            .unwrap();
+        if tokio::time::timeout(Duration::from_millis(200), heard.notified())
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the queue watcher heard nothing");
+    }
+}
+
+/// Work given back wakes other processes' workers as a new submission does, and the queue's
+/// watcher ends, giving its connection back, when it is stopped or the store closes: it used to
+/// keep its connection, and closing the pool waits for every connection, so `grundy worker` on
+/// PostgreSQL never ended.
+async fn the_queue_watcher_hears_notices_and_lets_the_store_close(store: &Store) {
+    let user = student(store, "wes").await;
+    let watcher = |stop: tokio::sync::oneshot::Receiver<()>| {
+        let heard = Arc::new(tokio::sync::Notify::new());
+        let store = store.clone();
+        let ring = heard.clone();
+        let task = tokio::spawn(async move {
+            store
+                .watch_queue(move || ring.notify_one(), async move {
+                    let _ = stop.await;
+                })
+                .await
+        });
+        (heard, task)
+    };
+    let (stop_first, stopped) = tokio::sync::oneshot::channel();
+    let (first_heard, first) = watcher(stopped);
+    let (_never_stopped, never) = tokio::sync::oneshot::channel();
+    let (second_heard, second) = watcher(never);
+    let within = Duration::from_secs(10);
+    if let Store::Postgres(pool) = store {
+        until_heard(store, user, &first_heard).await;
+        until_heard(store, user, &second_heard).await;
+
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool)
+            .await
+            .unwrap();
+        listener.listen("grundy_queue").await.unwrap();
+        // Ahead of the practice queued above, so the claim takes it.
+        let other = student(store, "kim").await;
+        let id = store
+            .create_submission(&program(other, "nim", priority::ASSIGNMENT), 0)
+            .await
+            .unwrap();
+        let claimed = store.claim("w1", 0, 60_000, 3).await.unwrap().unwrap();
+        assert_eq!(claimed.id, id);
+        assert!(store.release(id, "w1").await.unwrap());
+        let mut notices = Vec::new();
+        while notices.len() < 2 {
+            let notice = tokio::time::timeout(within, listener.recv())
+                .await
+                .expect("a notice for the submission and one for its release")
+                .unwrap();
+            notices.push(notice.payload().to_owned());
+        }
+        assert_eq!(notices, [id.to_string(), id.to_string()]);
+        drop(listener);
+    }
+
+    stop_first.send(()).unwrap();
+    tokio::time::timeout(within, first)
+        .await
+        .expect("a stopped watcher ends")
+        .unwrap()
+        .unwrap();
+    tokio::time::timeout(within, store.close())
+        .await
+        .expect("the store closes while a watcher listens");
+    tokio::time::timeout(within, second)
+        .await
+        .expect("closing the store ends its watcher")
+        .unwrap()
+        .unwrap();
 }
 
 async fn listing_filters(store: &Store) {

@@ -72,6 +72,9 @@ pub struct WorkerConfig {
     pub poll: Duration,
     /// Claims after which a submission that keeps losing its worker ends as an internal error.
     pub max_attempts: i64,
+    /// How long a submission being judged when the worker is told to stop may take to finish;
+    /// after that it goes back to the queue for another worker.
+    pub shutdown_grace: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -86,8 +89,10 @@ pub enum WorkerError {
     Thread(String),
 }
 
-/// Claims and judges until `shutdown` turns true. A submission being judged when it does is
-/// finished first (the lease would hand it to another worker otherwise, which is also fine).
+/// Claims and judges until `shutdown` turns true. A submission being judged then has
+/// `config.shutdown_grace` to finish; one that does not is given back to the queue (its lease
+/// released, so another worker takes it at once) and left to its judging thread, which the
+/// process's exit ends.
 pub async fn run(
     cx: JudgingContext,
     config: WorkerConfig,
@@ -116,31 +121,64 @@ pub async fn run(
             }
             continue;
         };
-        tracing::info!(worker = %config.name, submission = claimed.id, attempt = claimed.attempts, "judging");
+        let id = claimed.id;
+        tracing::info!(worker = %config.name, submission = id, attempt = claimed.attempts, "judging");
         // The last judge broke (the sandbox died, the judging thread panicked): a fresh one.
         let taken = match judge.take() {
             Some(j) => j,
             None => match start_judge(&config).await {
                 Ok(j) => j,
                 Err(e) => {
-                    // Another worker may take it now rather than when the lease runs out.
-                    match cx.store.release(claimed.id, &config.name).await {
-                        Ok(_) => cx.queued.notify_one(),
-                        Err(e) => {
-                            tracing::warn!(submission = claimed.id, error = %e, "cannot give a claim back")
-                        }
-                    }
+                    hand_back(&cx, &config, id).await;
                     return Err(e);
                 }
             },
         };
-        let (returned, stored) = job::judge(&cx, &config, taken, claimed).await;
+        let (returned, stored) = tokio::select! {
+            judged = job::judge(&cx, &config, taken, claimed) => judged,
+            () = grace_over(&mut shutdown, config.shutdown_grace) => {
+                if hand_back(&cx, &config, id).await {
+                    tracing::info!(
+                        worker = %config.name,
+                        submission = id,
+                        grace_secs = config.shutdown_grace.as_secs_f64(),
+                        "not judged within the shutdown grace period: back in the queue"
+                    );
+                }
+                return Ok(());
+            }
+        };
         if let Err(e) = stored {
             tracing::error!(worker = %config.name, error = %e, "storing a result failed");
         }
         judge = returned;
     }
     Ok(())
+}
+
+/// Resolves `grace` after `shutdown` turns true (or its sender is gone, which means the same).
+async fn grace_over(shutdown: &mut watch::Receiver<bool>, grace: Duration) {
+    let _ = shutdown.wait_for(|stop| *stop).await;
+    tokio::time::sleep(grace).await;
+}
+
+/// Gives a claim back to the queue for another worker, rather than leaving it until its lease
+/// runs out (its results so far are cleared by the next claim); whether it was still ours.
+async fn hand_back(cx: &JudgingContext, config: &WorkerConfig, id: i64) -> bool {
+    match cx.store.release(id, &config.name).await {
+        Ok(true) => {
+            cx.events.publish(id);
+            cx.queued.notify_one();
+            true
+        }
+        // Judged meanwhile (its explanation was being sought), or rejudged and taken by another
+        // worker: nothing is ours to give.
+        Ok(false) => false,
+        Err(e) => {
+            tracing::warn!(submission = id, error = %e, "cannot give a claim back; its lease will run out");
+            false
+        }
+    }
 }
 
 async fn next_claim(
