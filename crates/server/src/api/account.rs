@@ -81,11 +81,14 @@ pub(super) async fn me(CurrentUser(user): CurrentUser) -> Json<UserView> {
     Json(UserView::from(&user))
 }
 
-/// Sets the caller's password; the current one is required when there is one.
+/// Sets the caller's password; the current one is required when there is one. Every API token
+/// of the caller is revoked (the one making the request included) and every session ends but
+/// the one making the request, if a session makes it.
 #[utoipa::path(put, path = "/api/v1/me/password", tag = "accounts",
     request_body = PasswordBody,
     security(("bearer" = []), ("session" = [])),
-    responses((status = 204, description = "changed; the caller's other sessions end"),
+    responses((status = 204,
+            description = "changed; the caller's tokens are revoked and their other sessions end"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody)))]
 pub(super) async fn change_password(
@@ -95,7 +98,7 @@ pub(super) async fn change_password(
     body: Result<JsonObject<PasswordBody>, ApiError>,
 ) -> Result<StatusCode, ApiError> {
     let JsonObject(change) = body?;
-    let keep = auth::session_secret(&headers);
+    let keep = auth::signing_session(&headers);
     accounts::change_password(
         &state.domain,
         &user,

@@ -305,14 +305,14 @@ pub(super) struct PasswordForm {
     new: String,
 }
 
-/// Sets one's own password; this session stays, the others end.
+/// Sets one's own password; this session stays, the others end and the API tokens are revoked.
 pub(super) async fn change_password(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     headers: HeaderMap,
     Form(form): Form<PasswordForm>,
 ) -> Result<Response, PageError> {
-    let this_session = auth::session_secret(&headers);
+    let this_session = auth::signing_session(&headers);
     let changed = accounts::change_password(
         &state.domain,
         &user,
