@@ -110,8 +110,8 @@ pub struct ServeArgs {
     /// taken as the client's). Without it the header is ignored: clients could forge it.
     #[arg(long, env = "GRUNDY_TRUST_PROXY")]
     pub trust_proxy: bool,
-    /// Failed logins or registrations for one name before each further one waits (1 s,
-    /// doubling, at most 15 min).
+    /// Failed logins, registrations or password changes for one name before each further one
+    /// waits (1 s, doubling, at most 15 min).
     #[arg(long, env = "GRUNDY_LOGIN_FAILURES_PER_NAME", default_value_t = 5)]
     pub login_failures_per_name: u32,
     /// The same from one client address (IPv6: one /64); a classroom behind one NAT shares it.

@@ -23,7 +23,7 @@ pub struct AppState(Arc<App>);
 pub struct App {
     pub domain: Domain,
     pub limits: HttpLimits,
-    /// Failed logins and registrations per name and per address.
+    /// Failed logins, registrations and password changes per name and per address.
     pub throttle: Throttle,
     /// Event streams open per user.
     pub streams: StreamSlots,
@@ -75,7 +75,7 @@ pub struct RequestLimits {
     pub token_days: u32,
     /// What each owner's problems may take, stored and unpacked; `None` for no limit.
     pub problem_quota_bytes: Option<u64>,
-    /// Backoff after failed logins and registrations.
+    /// Backoff after failed logins, registrations and password changes.
     pub login_throttle: ThrottleLimits,
     /// Event streams one user may have open at once; 0 for no limit.
     pub event_streams_per_user: usize,

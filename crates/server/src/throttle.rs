@@ -1,6 +1,7 @@
-//! Backoff at the doors where names and passwords are guessed (logging in, registering): after a
-//! few failed attempts for one account name, or from one client address, each further attempt
-//! has to wait twice as long as the one before, up to a cap.
+//! Backoff at the doors where names and passwords are guessed (logging in, registering, the
+//! current password asked for a new one, which counts with the logins of its account's name):
+//! after a few failed attempts for one account name, or from one client address, each further
+//! attempt has to wait twice as long as the one before, up to a cap.
 //!
 //! An attempt counts as failed from the moment it starts and is forgiven only when it succeeds,
 //! so a burst of parallel guesses is counted in full before any of them is checked, and a guess

@@ -319,6 +319,78 @@ async fn trying_names_at_registration_is_throttled_like_logins() {
     server.stop().await;
 }
 
+// One's own password.
+
+/// Someone holding Ana's session (left signed in on a shared computer) guesses her password on
+/// the form that changes it, to learn it or to take the account: throttled with the logins of
+/// her name, on the API and the page alike, in both languages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_the_current_password_is_throttled_like_logins() {
+    let (server, now, _dir) = start(throttled(2, 1000)).await;
+    let before = server.create_user("ana", Role::Student).await.password_hash;
+    let signed_in = send(server.api_login("ana", "ana-password")).await;
+    let cookie = signed_in
+        .session_cookie()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let change = |current: &str| {
+        server
+            .client
+            .put(format!("{}/api/v1/me/password", server.url))
+            .header("cookie", &cookie)
+            .json(&json!({ "current": current, "new": "taken-over" }))
+    };
+    for guess in ["guess-one", "guess-two", "guess-three"] {
+        let answer = send(change(guess)).await;
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.text);
+    }
+    // Even the right password waits, and so do her logins: one record for the name.
+    let refused = send(change("ana-password")).await;
+    assert_waits(&refused, 1);
+    assert_eq!(refused.json()["error"], "too_many_requests");
+    let vietnamese = send(change("ana-password").header("accept-language", "vi")).await;
+    assert_eq!(
+        vietnamese.json()["message"],
+        "Có quá nhiều lần thử; hãy thử lại sau 1 giây."
+    );
+    assert_waits(&send(server.api_login("ana", "ana-password")).await, 1);
+    let page = send(
+        server
+            .form(
+                "/account/password",
+                &[("current", "ana-password"), ("new", "taken-over")],
+            )
+            .header("cookie", &cookie)
+            .header("origin", &server.url)
+            .header("sec-fetch-site", "same-origin"),
+    )
+    .await;
+    assert_waits(&page, 1);
+    assert!(
+        page.page_error().contains("try again in 1 s"),
+        "{}",
+        page.text
+    );
+    let store = &server.state.domain.store;
+    let hash = store
+        .user_by_name("ana")
+        .await
+        .unwrap()
+        .unwrap()
+        .password_hash;
+    assert_eq!(hash, before, "the password is as it was");
+
+    now.fetch_add(1000, Ordering::SeqCst);
+    assert_eq!(
+        send(change("ana-password")).await.status,
+        StatusCode::NO_CONTENT
+    );
+    server.stop().await;
+}
+
 // Headers.
 
 /// The opening tags of every `<script>` in a page, and every attribute that runs script

@@ -81,29 +81,45 @@ pub(super) async fn me(CurrentUser(user): CurrentUser) -> Json<UserView> {
     Json(UserView::from(&user))
 }
 
-/// Sets the caller's password; the current one is required when there is one.
+/// Sets the caller's password; the current one is required when there is one. Every API token
+/// of the caller is revoked (the one making the request included) and every session ends but
+/// the one making the request, if a session makes it. Wrong current passwords are throttled as
+/// logins are, counted with the logins of the caller's name and address (429 with
+/// `Retry-After`).
 #[utoipa::path(put, path = "/api/v1/me/password", tag = "accounts",
     request_body = PasswordBody,
     security(("bearer" = []), ("session" = [])),
-    responses((status = 204, description = "changed; the caller's other sessions end"),
+    responses((status = 204,
+            description = "changed; the caller's tokens are revoked and their other sessions end"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody)))]
+        (status = 403, body = ErrorBody),
+        (status = 429, body = ErrorBody,
+            headers(("retry-after" = u64, description = "seconds to wait")))))]
 pub(super) async fn change_password(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     CurrentUser(user): CurrentUser,
     body: Result<JsonObject<PasswordBody>, ApiError>,
 ) -> Result<StatusCode, ApiError> {
     let JsonObject(change) = body?;
-    let keep = auth::session_secret(&headers);
-    accounts::change_password(
-        &state.domain,
-        &user,
-        change.current.as_deref(),
-        change.new,
-        keep.as_deref(),
-    )
-    .await?;
+    let keep = auth::signing_session(&headers);
+    // Whoever holds a stolen session or token could otherwise guess the password here at full
+    // speed, and then change it.
+    state
+        .throttle
+        .guard(
+            &user.name,
+            client.address,
+            accounts::change_password(
+                &state.domain,
+                &user,
+                change.current.as_deref(),
+                change.new,
+                keep.as_deref(),
+            ),
+        )
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -224,8 +224,10 @@ pub async fn user_by_session(domain: &Domain, secret: &str) -> Result<Option<Use
     Ok(domain.store.user_by_id(session.user_id).await?)
 }
 
-/// Sets the caller's own password; the current one is required when there is one. Their other
-/// sessions end (perhaps the reason for the change); `keep` (this session's secret) stays.
+/// Sets the caller's own password; the current one is required when there is one. Everything
+/// the old password may have opened ends: their API tokens and their other sessions (perhaps the
+/// reason for the change). `keep` (the secret of the session making the change, if a session
+/// makes it) stays.
 pub async fn change_password(
     domain: &Domain,
     user: &User,
@@ -242,12 +244,25 @@ pub async fn change_password(
         return Err(Error::Forbidden("the current password is wrong"));
     }
     let hashed = hash(domain, new).await?;
-    domain.store.set_password(user.id, Some(&hashed)).await?;
+    replace_password(domain, user.id, &hashed, keep).await
+}
+
+/// Sets `user`'s password hash and ends what the old password may have opened: every session
+/// but `keep` (a session's secret), and every API token, which a thief of the old password could
+/// have made to outlast the change.
+async fn replace_password(
+    domain: &Domain,
+    user: i64,
+    hashed: &str,
+    keep: Option<&str>,
+) -> Result<()> {
+    domain.store.set_password(user, Some(hashed)).await?;
     let keep = keep.map(session_id);
     domain
         .store
-        .delete_user_sessions(user.id, keep.as_deref())
+        .delete_user_sessions(user, keep.as_deref())
         .await?;
+    domain.store.delete_user_tokens(user).await?;
     Ok(())
 }
 
@@ -421,10 +436,7 @@ pub async fn change_user(
         }
         UserChange::Password(password) => {
             let hashed = hash(domain, password).await?;
-            domain.store.set_password(target.id, Some(&hashed)).await?;
-            // Whoever had the old password may have made tokens with it.
-            domain.store.delete_user_sessions(target.id, None).await?;
-            domain.store.delete_user_tokens(target.id).await?;
+            replace_password(domain, target.id, &hashed, None).await?;
         }
     }
     tracing::info!(user = %target.name, by = %actor.name, "user changed");

@@ -79,6 +79,16 @@ pub fn session_secret(headers: &HeaderMap) -> Option<String> {
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// The secret of the session a request is signed in with: none when a bearer token speaks for
+/// the request (the token wins, see [`caller`]), even if a session cookie came along.
+pub fn signing_session(headers: &HeaderMap) -> Option<String> {
+    if headers.contains_key(AUTHORIZATION) {
+        None
+    } else {
+        session_secret(headers)
+    }
+}
+
 /// The value of the cookie `name` among the request's cookies.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers

@@ -305,22 +305,30 @@ pub(super) struct PasswordForm {
     new: String,
 }
 
-/// Sets one's own password; this session stays, the others end.
+/// Sets one's own password; this session stays, the others end and the API tokens are revoked.
+/// Wrong current passwords are throttled with the logins of the name and the address.
 pub(super) async fn change_password(
     State(state): State<AppState>,
+    client: Client,
     SignedIn(user): SignedIn,
     headers: HeaderMap,
     Form(form): Form<PasswordForm>,
 ) -> Result<Response, PageError> {
-    let this_session = auth::session_secret(&headers);
-    let changed = accounts::change_password(
-        &state.domain,
-        &user,
-        form.current.as_deref(),
-        form.new,
-        this_session.as_deref(),
-    )
-    .await;
+    let this_session = auth::signing_session(&headers);
+    let changed = state
+        .throttle
+        .guard(
+            &user.name,
+            client.address,
+            accounts::change_password(
+                &state.domain,
+                &user,
+                form.current.as_deref(),
+                form.new,
+                this_session.as_deref(),
+            ),
+        )
+        .await;
     let mut page = account_page_for(&state, user).await?;
     match changed {
         Ok(()) => {

@@ -101,6 +101,8 @@ pub struct Ui {
     pub change_password: &'static str,
     pub current_password: &'static str,
     pub password_changed: &'static str,
+    /// Said under the form, before anyone changes it: what a change ends.
+    pub password_change_hint: &'static str,
     pub api_tokens: &'static str,
     pub api_tokens_intro: &'static str,
     pub token_label: &'static str,
