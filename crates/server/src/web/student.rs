@@ -869,6 +869,9 @@ pub(super) struct SubmissionPage {
     /// Why it is wrong, once found; `explains` while it is still to come.
     explanation: ExplanationLine,
     explains: bool,
+    /// Answers whose expected answers the reader may not see: the explanation's game is a
+    /// misconception's, none of theirs.
+    answers_withheld: bool,
 }
 
 /// An explanation as the page shows it (empty strings for what was not found).
@@ -1051,6 +1054,7 @@ pub(super) async fn submission_page(
         groups_json: script_json(&groups),
         source: detail.source,
         explanation: ExplanationLine::of(detail.explanation),
+        answers_withheld: detail.answers_withheld,
         resubmit,
         frame,
     }
