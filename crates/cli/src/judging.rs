@@ -349,7 +349,8 @@ fn print_judgement(j: &Judgement) {
             Cell::new(t.cpu_ms),
             Cell::new(t.wall_ms),
             Cell::new(t.memory_kib),
-            Cell::new(t.message.as_deref().unwrap_or("")),
+            // The problems are on this machine: the message with its quotes where there are any.
+            Cell::new(t.detail.as_deref().or(t.message.as_deref()).unwrap_or("")),
         ]);
     }
     println!("{tests}");
@@ -413,7 +414,8 @@ fn print_games(j: &Judgement) {
             let result = match &game.mistake {
                 Some(mistake) => Cell::new(mistake).fg(Color::Red),
                 None if n + 1 == games.len() && t.verdict != Verdict::Accepted => {
-                    Cell::new(t.message.as_deref().unwrap_or("unfinished")).fg(Color::Red)
+                    let message = t.detail.as_deref().or(t.message.as_deref());
+                    Cell::new(message.unwrap_or("unfinished")).fg(Color::Red)
                 }
                 None => Cell::new("won").fg(Color::Green),
             };

@@ -494,14 +494,17 @@ fn wrong_answers_on_hidden_tests_quote_nothing_of_the_output() {
         assert!(test.get("shown").is_none(), "{test}");
     }
     for test in samples {
-        // In plain words, with the expected answer and what was read.
-        let message = test["message"].as_str().unwrap();
-        assert!(message.starts_with("line 1, word 1: expected \""), "{test}");
-        assert!(message.contains(", read \""), "{test}");
+        // The place for everyone; in plain words beside it, the expected answer and what was
+        // read, for whoever may see the sample.
+        assert_eq!(test["message"], "line 1, word 1 is wrong", "{test}");
+        let detail = test["detail"].as_str().unwrap();
+        assert!(detail.starts_with("line 1, word 1: expected \""), "{test}");
+        assert!(detail.contains(", read \""), "{test}");
     }
     for test in hidden {
-        // The input's first word is where the answer should be.
+        // The input's first word is where the answer should be; nothing is quoted.
         assert_eq!(test["message"], "line 1, word 1 is wrong", "{test}");
+        assert!(test.get("detail").is_none(), "{test}");
     }
 }
 

@@ -96,8 +96,8 @@ fn every_misbehaviour_gets_its_verdict_and_nothing_is_left_running() {
         return;
     }
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    // One mistake, in a game after the first: that game and move are named, with the position
-    // and a correct move, and the transcript ends there.
+    // One mistake, in a game after the first: that game and move are named, the detail adds the
+    // position and a correct move, and the transcript ends there.
     let judgement = judge("nim-play", "blunder.c");
     assert_eq!(judgement["verdict"], "wrong_answer", "{judgement:#}");
     let failed = first_failure(&judgement);
@@ -105,6 +105,10 @@ fn every_misbehaviour_gets_its_verdict_and_nothing_is_left_running() {
     let (game, mov) = place(message);
     assert!(game >= 2, "{message}");
     assert!(mov >= 1, "{message}");
+    assert!(!message.contains("from ("), "{message}");
+    let detail = failed["detail"].as_str().unwrap();
+    assert_eq!(place(detail), (game, mov), "{detail}");
+    assert!(detail.contains("from ("), "{detail}");
     let games = failed["transcript"]["games"].as_array().unwrap();
     assert_eq!(games.len() as u64, game, "{message}");
     assert!(games.last().unwrap()["mistake"].is_string());

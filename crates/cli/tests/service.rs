@@ -1665,3 +1665,248 @@ async fn an_admin_reviews_memberships_nobody_agreed_to() {
     );
     assert!(listed.contains("to review: 1 "), "{listed}");
 }
+
+/// The issue's path, from the side of the student who must not copy her expected answers back:
+/// an assignment at the `tests` feedback level on `sc4`, answered wrong and judged by a real
+/// worker. What she reads by the API, on the submission page and on its event stream names
+/// places only, and her explanation works through a game that is none of hers; her teacher
+/// reads the quotes and certificates all along, and at `inputs` she reads them too.
+async fn expected_answers_stay_with_the_judge(url: &str, data: &[&str]) {
+    let teacher = admin_create(data, "tina", "teacher");
+    let student = admin_create(data, "sue", "student");
+    let send = |method: reqwest::Method, path: &str, token: &str, body: Option<Value>| {
+        let (url, token) = (format!("{url}{path}"), token.to_owned());
+        async move {
+            call(
+                method,
+                &url,
+                Some(&token),
+                body.map(|b| b.to_string().into()),
+            )
+            .await
+        }
+    };
+    let post =
+        |path: &str, token: &str, body: Value| send(reqwest::Method::POST, path, token, Some(body));
+    let get = |path: &str, token: &str| send(reqwest::Method::GET, path, token, None);
+    let (status, course) = post("/api/v1/courses", &teacher, json!({ "title": "CGT" })).await;
+    assert_eq!(status, 201, "{course}");
+    let (status, _) = post(
+        "/api/v1/courses/join",
+        &student,
+        json!({ "code": course["join_code"] }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let mut spec = json!({
+        "title": "Chestnuts at home",
+        "opens_at": now - 60_000,
+        "due_at": now + 86_400_000,
+        "feedback": "tests",
+        "problems": ["sc4"],
+    });
+    let (status, assignment) = post(
+        &format!("/api/v1/courses/{}/assignments", course["id"]),
+        &teacher,
+        spec.clone(),
+    )
+    .await;
+    assert_eq!(status, 201, "{assignment}");
+    let id = assignment["id"].as_i64().unwrap();
+    let (status, sheet) = get(
+        &format!("/api/v1/assignments/{id}/problems/sc4/instances"),
+        &student,
+    )
+    .await;
+    assert_eq!(status, 200, "{sheet}");
+    // Nobody eats a thousand chestnuts from a pile of at most a hundred.
+    let answers: serde_json::Map<String, Value> = sheet["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["name"].as_str().unwrap().to_owned(), "1000\n".into()))
+        .collect();
+    let (status, made) = post(
+        "/api/v1/submissions",
+        &student,
+        json!({ "problem": "sc4", "answers": answers, "assignment": id, "draw": sheet["draw"] }),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let submission = made["id"].as_i64().unwrap();
+    // Her event stream, followed from the start; it ends once the explanation is sent.
+    let stream = reqwest::Client::new()
+        .get(format!("{url}/api/v1/submissions/{submission}/events"))
+        .bearer_auth(&student)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let streamed = tokio::time::timeout(Duration::from_secs(120), stream.text())
+        .await
+        .expect("the stream ends after the explanation")
+        .unwrap();
+    assert!(streamed.contains("event: explanation"), "{streamed}");
+
+    // The teacher: every quote, and each instance's right answer with its certificate.
+    let theirs = wait_explained(url, &teacher, submission, Duration::from_secs(60)).await;
+    assert_eq!(theirs["feedback"], "inputs");
+    let (status, me) = get("/api/v1/me", &student).await;
+    assert_eq!(status, 200);
+    let (status, drawn) = get(
+        &format!(
+            "/api/v1/assignments/{id}/students/{}/problems/sc4",
+            me["id"]
+        ),
+        &teacher,
+    )
+    .await;
+    assert_eq!(status, 200, "{drawn}");
+    // Her own instances (the samples are public, and quoted at every level) and their answers.
+    let instances = drawn["instances"].as_array().unwrap();
+    let answer = |i: &Value| format!("expected \"{}\"", i["answer"].as_str().unwrap().trim());
+    let (samples, own): (Vec<&Value>, Vec<&Value>) =
+        instances.iter().partition(|i| i["group"] == "samples");
+    let public: Vec<String> = samples.iter().map(|i| answer(i)).collect();
+    let quotes: Vec<String> = own.iter().map(|i| answer(i)).collect();
+    let messages = |doc: &Value| -> Vec<(String, String)> {
+        doc["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let message = t["message"].as_str().unwrap_or("").to_owned();
+                (t["group"].as_str().unwrap().to_owned(), message)
+            })
+            .collect()
+    };
+    let wrong = messages(&theirs);
+    assert_eq!(wrong.len(), instances.len(), "{theirs}");
+    for quote in &quotes {
+        assert!(
+            wrong.iter().any(|(_, m)| m.contains(quote.as_str())),
+            "the teacher reads {quote}: {theirs}"
+        );
+    }
+    let explained = theirs["explanation"]["instances"].as_array().unwrap();
+    assert_eq!(explained.len(), instances.len(), "{theirs}");
+    let certificates: Vec<&str> = explained
+        .iter()
+        .map(|w| w["certificate"]["en"].as_str().unwrap())
+        .collect();
+    for w in explained {
+        let i = instances.iter().find(|i| i["name"] == w["name"]).unwrap();
+        assert_eq!(
+            w["expected"].as_str(),
+            Some(i["answer"].as_str().unwrap().trim())
+        );
+    }
+
+    // The student at `tests`: by the API, the page and the stream, places only.
+    let hers = wait_explained(url, &student, submission, Duration::from_secs(60)).await;
+    assert_eq!(
+        (hers["feedback"].as_str(), hers["verdict"].as_str()),
+        (Some("tests"), Some("wrong_answer"))
+    );
+    for (group, message) in messages(&hers) {
+        if group != "samples" {
+            assert!(
+                !message.is_empty() && !message.contains('"') && !message.contains("expected"),
+                "{message}"
+            );
+        }
+    }
+    let explanation = &hers["explanation"];
+    assert_eq!(explanation["withheld"], true, "{explanation}");
+    for w in explanation["instances"].as_array().unwrap() {
+        assert!(w["expected"].is_null() && w["certificate"].is_null(), "{w}");
+    }
+    // The game worked through is none of hers.
+    let worked = explanation["position"].as_str().unwrap_or("");
+    assert!(
+        instances.iter().all(|i| i["input"] != worked),
+        "{explanation}"
+    );
+    let (status, page) = {
+        let response = reqwest::Client::new()
+            .get(format!("{url}/submissions/{submission}"))
+            .bearer_auth(&student)
+            .send()
+            .await
+            .unwrap();
+        (response.status(), response.text().await.unwrap())
+    };
+    assert_eq!(status, 200);
+    // A quote that a sample shares is public; the others must not be anywhere.
+    let secret: Vec<&String> = quotes.iter().filter(|q| !public.contains(q)).collect();
+    assert!(!secret.is_empty(), "{quotes:?} {public:?}");
+    let api = hers.to_string();
+    for (what, text) in [
+        ("the API", &api),
+        ("the page", &page),
+        ("the stream", &streamed),
+    ] {
+        for quote in &secret {
+            let escaped = quote.replace('"', "\\\"");
+            let html = quote.replace('"', "&#34;");
+            let plain = quote.as_str();
+            assert!(
+                !text.contains(plain) && !text.contains(&escaped) && !text.contains(&html),
+                "{what} quotes her expected answer ({quote}): {text}"
+            );
+        }
+        for certificate in &certificates {
+            assert!(
+                !text.contains(certificate),
+                "{what} proves an expected answer: {text}"
+            );
+        }
+    }
+
+    // At `inputs` she reads what her teacher does.
+    spec["feedback"] = "inputs".into();
+    let (status, changed) = send(
+        reqwest::Method::PUT,
+        &format!("/api/v1/assignments/{id}"),
+        &teacher,
+        Some(spec),
+    )
+    .await;
+    assert_eq!(status, 200, "{changed}");
+    let (_, hers) = get(&format!("/api/v1/submissions/{submission}"), &student).await;
+    assert_eq!(messages(&hers), wrong);
+    assert_eq!(hers["explanation"]["withheld"], false, "{hers}");
+    assert_eq!(
+        hers["explanation"]["instances"],
+        theirs["explanation"]["instances"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expected_answers_stay_with_the_judge_below_inputs_on_sqlite() {
+    if !isolation_available("expected answers on SQLite") {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let (_server, url, _) = serve(&["--workers", "1"], data.path());
+    expected_answers_stay_with_the_judge(&url, &["--data-dir", data.path().to_str().unwrap()])
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expected_answers_stay_with_the_judge_below_inputs_on_postgres() {
+    let test = "expected answers on PostgreSQL";
+    if !isolation_available(test) {
+        return;
+    }
+    let Some(db) = PgDatabase::create(test) else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (_server, url, _) = serve(&["--database-url", &db.url, "--workers", "1"], data.path());
+    expected_answers_stay_with_the_judge(&url, &["--database-url", &db.url]).await;
+}

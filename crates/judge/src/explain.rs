@@ -66,12 +66,32 @@ pub struct Explanation {
     /// fields above are the first of them). Absent for programs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub instances: Vec<WrongInstanceView>,
+    /// For answer submissions whose answers agree with a misconception: a small game outside the
+    /// student's instances on which it goes wrong, explained (see
+    /// [`explain::worked_example`]); what [`Explanation::without_answers`] shows instead of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<ExampleView>,
+    /// The expected answers of the student's instances, and the certificates that prove them,
+    /// are left out for this reader; the fields above are then [`Explanation::example`]'s.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withheld: bool,
 }
 
-/// One instance of an answer submission answered wrong, explained.
+/// One instance of an answer submission answered wrong, explained. Its expected answer and
+/// certificate are `None` where they are withheld (see [`Explanation::without_answers`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WrongInstanceView {
     pub name: String,
+    pub position: String,
+    pub expected: Option<String>,
+    pub got: String,
+    pub certificate: Option<CertificateView>,
+}
+
+/// A small game that a misconception gets wrong: the game as an input, the right answer, the
+/// misconception's, and why the right one is right.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExampleView {
     pub position: String,
     pub expected: String,
     pub got: String,
@@ -100,6 +120,8 @@ impl Explanation {
             runs: finding.runs,
             cpu_ms,
             instances: Vec::new(),
+            example: None,
+            withheld: false,
         }
     }
 
@@ -125,6 +147,10 @@ impl Explanation {
             en: c.en.clone(),
             vi: c.vi.clone(),
         };
+        let theirs: Vec<&str> = instances.iter().map(|i| i.input.as_str()).collect();
+        let example = misconception.and_then(|m| {
+            explain::worked_example(explainer, case_sensitive(problem), m, &first.got, &theirs)
+        });
         Some(Explanation {
             position: Some(first.position.clone()),
             expected: Some(first.expected.clone()),
@@ -143,16 +169,56 @@ impl Explanation {
                 .map(|w| WrongInstanceView {
                     name: w.name.clone(),
                     position: w.position.clone(),
-                    expected: w.expected.clone(),
+                    expected: Some(w.expected.clone()),
                     got: w.got.clone(),
-                    certificate: certificate(&w.certificate),
+                    certificate: Some(certificate(&w.certificate)),
                 })
                 .collect(),
+            example: example.map(|e| ExampleView {
+                certificate: certificate(&e.certificate),
+                position: e.position,
+                expected: e.expected,
+                got: e.got,
+            }),
+            withheld: false,
         })
     }
 
     pub fn found(&self) -> bool {
         self.position.is_some()
+    }
+
+    /// The explanation for a reader who may not see the expected answers of the student's own
+    /// instances. An answer submission's keeps which game of each instance was answered wrong,
+    /// what was answered there and the misconception; the expected answers go, and so do the
+    /// certificates, which prove them (a certificate says what the first player eats, or that
+    /// the nim-sum is 0). The game worked through is then [`Explanation::example`], none of
+    /// theirs, or none. A program's explanation is about small games the search made up, never
+    /// one of the tests, and stays whole.
+    pub fn without_answers(self) -> Explanation {
+        // Only an answer submission's explanation names instances, at least the one wrong.
+        if self.instances.is_empty() {
+            return self;
+        }
+        let example = self.example;
+        Explanation {
+            position: example.as_ref().map(|e| e.position.clone()),
+            expected: example.as_ref().map(|e| e.expected.clone()),
+            got: example.as_ref().map(|e| e.got.clone()),
+            certificate: example.as_ref().map(|e| e.certificate.clone()),
+            instances: self
+                .instances
+                .into_iter()
+                .map(|w| WrongInstanceView {
+                    expected: None,
+                    certificate: None,
+                    ..w
+                })
+                .collect(),
+            example: None,
+            withheld: true,
+            ..self
+        }
     }
 }
 

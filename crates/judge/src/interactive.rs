@@ -93,17 +93,33 @@ fn quote(text: &str) -> String {
     format!("\"{cut}\"")
 }
 
-/// The verdict of an interactive test and its message for whoever may see the test.
+/// The verdict of an interactive test, its message naming the game and move of a mistake only,
+/// and for whoever may see the test (`visible`) the mistake in full: the position, and a winning
+/// move there, which is the test's answer.
 pub(crate) fn verdict(
     interaction: &Interaction,
     peer: &RefereePeer<'_>,
     idle: Duration,
     visible: bool,
+) -> (Verdict, Option<String>, Option<String>) {
+    if let Some(wrong) = &peer.wrong {
+        return (
+            Verdict::WrongAnswer,
+            Some(place_of_mistake(wrong)),
+            visible.then(|| wrong.clone()),
+        );
+    }
+    let (verdict, message) = ending(interaction, peer, idle);
+    (verdict, message, None)
+}
+
+/// The verdict of an interactive test without a wrong move, and its message.
+fn ending(
+    interaction: &Interaction,
+    peer: &RefereePeer<'_>,
+    idle: Duration,
 ) -> (Verdict, Option<String>) {
     let report = &interaction.report;
-    if let Some(wrong) = &peer.wrong {
-        return (Verdict::WrongAnswer, Some(shown_mistake(wrong, visible)));
-    }
     match interaction.ending {
         Ending::LineTooLong => {
             return (
@@ -159,12 +175,9 @@ pub(crate) fn verdict(
     (Verdict::Accepted, None)
 }
 
-/// A hidden test's message names the game and move of the mistake but not the position: the
-/// position is the hidden test's data.
-fn shown_mistake(message: &str, visible: bool) -> String {
-    if visible {
-        return message.to_owned();
-    }
+/// The message of a mistake for every reader names its game and move but not the position: the
+/// position is the test's data.
+fn place_of_mistake(message: &str) -> String {
     match message.split_once(':') {
         Some((place, _)) if place.starts_with("game ") => {
             format!("{place}: a losing or illegal move")
@@ -178,14 +191,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_hidden_tests_mistake_keeps_its_place_and_not_its_position() {
+    fn a_mistake_keeps_its_place_and_not_its_position() {
         let message = "game 3, move 5: from (3, 5, 6) you took 2 from pile 2";
         assert_eq!(
-            shown_mistake(message, false),
+            place_of_mistake(message),
             "game 3, move 5: a losing or illegal move"
         );
-        assert_eq!(shown_mistake(message, true), message);
-        assert_eq!(shown_mistake("garbage", false), "a losing or illegal move");
+        assert_eq!(place_of_mistake("garbage"), "a losing or illegal move");
     }
 
     #[test]

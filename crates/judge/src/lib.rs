@@ -85,8 +85,15 @@ pub struct TestResult {
     pub cpu_ms: u64,
     pub wall_ms: u64,
     pub memory_kib: u64,
-    /// For the contestant: the checker's message, the exit code or signal, which limit.
+    /// For every reader of the test's row: the checker's message naming places only (line, game,
+    /// move), the exit code or signal, which limit; no test data but a public sample's (a
+    /// package's interactor words its own).
     pub message: Option<String>,
+    /// The checker's message with the test's data quoted (the expected answer, what was read, a
+    /// winning move), on a test whose data the contestant may see (a sample, their own
+    /// instance): who reads it instead of [`TestResult::message`] is the service's to decide.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
     /// A failed test whose data the contestant may see (a sample, their own instance): its
     /// input, the expected answer and the program's output, each cut to [`SHOWN_BYTES`]. Never
     /// on a hidden test.
@@ -646,11 +653,12 @@ impl Judge {
                 "the sandbox failed to run an interactive test"
             );
         }
-        let (verdict, message) =
+        let (verdict, message, detail) =
             interactive::verdict(&interaction, &peer, conversation.idle, input_visible);
         Ok(TestResult {
             verdict,
             message,
+            detail,
             cpu_ms: report.cpu_ms,
             wall_ms: report.wall_ms,
             memory_kib: report.memory_kib,
@@ -1212,7 +1220,8 @@ impl Judge {
                         output,
                         needs_input,
                     )?;
-                    // The instances are the student's own, inputs shown.
+                    // The instances are the student's own: the quotes are kept, and shown to
+                    // whoever may see their answers.
                     apply_outcome(outcome, &mut result, true);
                 }
             }
@@ -1260,6 +1269,7 @@ impl TestResult {
             wall_ms: 0,
             memory_kib: 0,
             message: None,
+            detail: None,
             shown: None,
             transcript: None,
         }
@@ -1364,14 +1374,18 @@ fn program_spec(
 const VALIDATOR_CPU_MS: u64 = 10_000;
 const VALIDATOR_MEMORY_KIB: u64 = 1 << 20;
 
-/// Records a check's outcome; the checker's quote of the output only where the contestant sees
-/// the test's input anyway (see [`Mismatch`]).
+/// Records a check's outcome: the message naming places only, and the one quoting the test's
+/// data kept apart, only where the contestant sees the test's input anyway (see [`Mismatch`]).
 fn apply_outcome(outcome: CheckOutcome, result: &mut TestResult, input_visible: bool) {
     match outcome {
         CheckOutcome::Accepted => {}
         CheckOutcome::WrongAnswer(mismatch) => {
             result.verdict = Verdict::WrongAnswer;
-            result.message = Some(mismatch.message(input_visible));
+            result.message = Some(mismatch.reason().to_owned());
+            result.detail = mismatch
+                .detail()
+                .filter(|_| input_visible)
+                .map(str::to_owned);
         }
         CheckOutcome::CheckerFailed(message) => {
             // The test's name is in the span around this. Debug-quoted: the message may carry

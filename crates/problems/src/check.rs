@@ -64,6 +64,17 @@ impl Mismatch {
         }
     }
 
+    /// The message for every reader of the test's row: places and rules, no test data.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The message with the test's data quoted, where there is any to quote: for the readers who
+    /// may see the test's data.
+    pub fn detail(&self) -> Option<&str> {
+        self.detail.as_deref()
+    }
+
     /// The message for a test whose data the contestant may see (`true`) or not.
     pub fn message(&self, data_visible: bool) -> String {
         match &self.detail {

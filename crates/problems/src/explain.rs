@@ -689,6 +689,48 @@ pub fn explain_answers(
     (wrong, misconception)
 }
 
+/// A small game on which `misconception`, which a student's answers agree with, goes wrong, for
+/// a reader who may not see the expected answers of the student's own instances: the smallest of
+/// [`Explainer::small_games`] that is no game of `theirs` (the student's instances, each an input
+/// in the problem's format), with the answer the misconception gives there and the certificate
+/// against it. `constant` is the answer of [`ALWAYS_FIRST`], the one the student gave everywhere.
+/// `None` when every small game outside theirs is answered right by the misconception.
+pub fn worked_example(
+    explainer: &dyn Explainer,
+    case_sensitive: bool,
+    misconception: Misconception,
+    constant: &str,
+    theirs: &[&str],
+) -> Option<Counterexample> {
+    let theirs: std::collections::BTreeSet<String> = theirs
+        .iter()
+        .filter_map(|input| explainer.games(input))
+        .flatten()
+        .collect();
+    explainer
+        .small_games()
+        .into_iter()
+        .filter(|game| !theirs.contains(game))
+        .find_map(|game| {
+            let answer = if misconception == ALWAYS_FIRST {
+                constant.to_owned()
+            } else {
+                explainer.misconceived(misconception.id, &game)?
+            };
+            if explainer.is_right(&game, &answer, case_sensitive) {
+                return None;
+            }
+            Some(Counterexample {
+                expected: explainer.answer(&game),
+                certificate: explainer.certificate(&game, Some(&answer)),
+                got: answer,
+                misconception: Some(misconception),
+                position: game,
+                large: false,
+            })
+        })
+}
+
 /// `games` (random ones, for stress testing) checked in order against the reference: the first
 /// the program gets wrong, shrunk and explained as [`search`] does. `progress` hears how many
 /// games are done.
@@ -937,6 +979,65 @@ mod tests {
         assert_eq!(
             explain_answers(nim.explainer().unwrap(), true, &right),
             (vec![], None)
+        );
+    }
+
+    /// Nim's rule, and the parity of the total, on a one-game input.
+    fn nim_answers(game: &str) -> (&'static str, &'static str) {
+        let piles: Vec<u64> = game
+            .split_whitespace()
+            .skip(1)
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let yes = |b: bool| if b { "Yes" } else { "No" };
+        (
+            yes(piles.iter().fold(0, |a, b| a ^ b) != 0),
+            yes(piles.iter().sum::<u64>() % 2 == 1),
+        )
+    }
+
+    #[test]
+    fn a_worked_example_is_a_small_game_outside_the_students_own() {
+        let nim = families::by_name("nim").unwrap();
+        let explainer = nim.explainer().unwrap();
+        let parity = explainer
+            .misconceptions()
+            .into_iter()
+            .find(|m| m.id == "sum-parity")
+            .unwrap();
+        // One pile of 2 is the smallest game the parity gets wrong; it is hers, and so is 1 4.
+        let theirs = ["2 3 3\n1 4\n", "1 2\n"];
+        let example = worked_example(explainer, true, parity, "", &theirs).unwrap();
+        assert!(!["1 2\n", "1 4\n", "2 3 3\n"].contains(&example.position.as_str()));
+        let (right, by_parity) = nim_answers(&example.position);
+        assert_ne!(right, by_parity, "{example:?}");
+        assert_eq!(
+            (example.expected.as_str(), example.got.as_str()),
+            (right, by_parity)
+        );
+        assert!(!example.certificate.en.is_empty());
+        assert_eq!(example.misconception, Some(parity));
+        // The smallest such game: the parity answers every smaller one outside hers right.
+        let smaller = explainer
+            .small_games()
+            .into_iter()
+            .take_while(|g| *g != example.position)
+            .filter(|g| !["1 2\n", "1 4\n", "2 3 3\n"].contains(&g.as_str()))
+            .collect::<Vec<_>>();
+        assert!(!smaller.is_empty());
+        for game in smaller {
+            let (right, by_parity) = nim_answers(&game);
+            assert_eq!(right, by_parity, "{game}");
+        }
+        // The same answer everywhere: the first game outside hers whose answer differs.
+        let constant = worked_example(explainer, true, ALWAYS_FIRST, "No", &theirs).unwrap();
+        assert_eq!(
+            (constant.expected.as_str(), constant.got.as_str()),
+            ("Yes", "No")
+        );
+        assert_eq!(
+            constant.position, "1 1\n",
+            "one pile of 1, the smallest game, is a win"
         );
     }
 

@@ -898,6 +898,7 @@ async fn the_event_stream_starts_over_when_another_worker_takes_over() {
         wall_ms: 1,
         memory_kib: 1024,
         message: None,
+        detail: None,
         shown: None,
         transcript: None,
     };

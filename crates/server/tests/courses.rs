@@ -127,6 +127,7 @@ fn row(position: i64, group: &str, idx: i64, verdict: &str) -> TestRow {
         wall_ms: 1,
         memory_kib: 1024,
         message: None,
+        detail: None,
         shown: None,
         transcript: None,
     }

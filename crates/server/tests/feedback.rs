@@ -96,6 +96,7 @@ fn row(position: i64, group: &str, index: u32, verdict: Verdict) -> TestRow {
         wall_ms: 1,
         memory_kib: 1024,
         message: verdict.is_failure().then(|| "line 1 is wrong".to_owned()),
+        detail: None,
         shown: None,
         transcript: None,
     }

@@ -684,6 +684,7 @@ async fn judged(server: &Server, user: &Account) -> i64 {
         wall_ms: 4,
         memory_kib: 2048,
         message: None,
+        detail: None,
         shown: None,
         transcript: None,
     };

@@ -225,6 +225,7 @@ impl World {
                 wall_ms: 1,
                 memory_kib: 1024,
                 message: Some("line 1 is wrong".into()),
+                detail: None,
                 shown: None,
                 transcript: None,
             };
@@ -639,6 +640,8 @@ fn explanation_body() -> String {
         runs: 3,
         cpu_ms: 4,
         instances: Vec::new(),
+        example: None,
+        withheld: false,
     })
     .unwrap()
 }

@@ -6,13 +6,13 @@ use crate::{Outcome, Result, Store, StoreError, TestRow, rows};
 impl Store {
     /// Records one test's result; false (and nothing written) when `worker` no longer holds it.
     pub async fn record_test(&self, id: i64, worker: &str, test: &TestRow) -> Result<bool> {
-        const SQLITE: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output, transcript) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13, $14 \
+        const SQLITE: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output, transcript, detail) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13, $14, $15 \
              WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging')";
         // FOR SHARE: a claim by another worker committing meanwhile is waited for and re-checked,
         // so a stale worker's row cannot land after the new holder cleared the old results.
-        const POSTGRES: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output, transcript) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13, $14 \
+        const POSTGRES: &str = "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, shown_input, shown_expected, shown_output, transcript, detail) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $12, $13, $14, $15 \
              WHERE EXISTS (SELECT 1 FROM submissions WHERE id = $1 AND worker = $10 AND status = 'judging' FOR SHARE)";
         let sql = match self {
             Store::Sqlite(_) => SQLITE,
@@ -39,6 +39,7 @@ impl Store {
             .bind(test.shown.as_ref().map(|s| &s.expected))
             .bind(test.shown.as_ref().map(|s| &s.output))
             .bind(&transcript)
+            .bind(&test.detail)
             .execute(pool)
             .await?
             .rows_affected())
@@ -67,7 +68,7 @@ impl Store {
 
     /// Every result of a submission's current attempt, in judging order.
     pub async fn test_results(&self, submission: i64) -> Result<Vec<TestRow>> {
-        const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, \
+        const SQL: &str = "SELECT position, grp, idx, verdict, cpu_ms, wall_ms, memory_kib, message, detail, \
                            shown_input, shown_expected, shown_output, transcript \
                            FROM test_results WHERE submission_id = $1 ORDER BY position";
         let found: Vec<rows::TestResultRow> =

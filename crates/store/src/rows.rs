@@ -378,7 +378,11 @@ pub struct TestRow {
     pub cpu_ms: i64,
     pub wall_ms: i64,
     pub memory_kib: i64,
+    /// For every reader of the row: places only (line, game, move), no test data.
     pub message: Option<String>,
+    /// The message with the test's data quoted (the expected answer, what was read), kept where
+    /// [`TestRow::shown`] may be; who reads it is the service's to decide, as for that data.
+    pub detail: Option<String>,
     /// A failed test's data, as the judge cut it, when the student may see it (a sample, their
     /// own instance); who is shown it is the service's to decide.
     pub shown: Option<Shown>,
@@ -396,6 +400,7 @@ pub(crate) struct TestResultRow {
     wall_ms: i64,
     memory_kib: i64,
     message: Option<String>,
+    detail: Option<String>,
     shown_input: Option<String>,
     shown_expected: Option<String>,
     shown_output: Option<String>,
@@ -415,6 +420,7 @@ impl TryFrom<TestResultRow> for TestRow {
             wall_ms: row.wall_ms,
             memory_kib: row.memory_kib,
             message: row.message,
+            detail: row.detail,
             // Written together or not at all.
             shown: match (row.shown_input, row.shown_expected, row.shown_output) {
                 (Some(input), Some(expected), Some(output)) => Some(Shown {

@@ -179,6 +179,7 @@ fn test_row(position: i64, verdict: &str) -> TestRow {
         wall_ms: 5,
         memory_kib: 1024,
         message: None,
+        detail: None,
         shown: None,
         transcript: None,
     }
@@ -368,10 +369,12 @@ async fn a_submission_is_judged_once(store: &Store) {
         SubmissionStatus::Judging
     );
 
-    // The last one failed on a test whose data the student sees: it keeps that data, and, had
-    // the problem been interactive, its games move by move.
+    // The last one failed on a test whose data the student sees: it keeps that data, the
+    // message quoting it apart from the one naming the place, and, had the problem been
+    // interactive, its games move by move.
     let shown = TestRow {
         message: Some("line 1 is wrong".into()),
+        detail: Some("line 1: expected \"First\", read \"Second\"".into()),
         shown: Some(Shown {
             input: "2 4\n2 3\n".into(),
             expected: "First\n".into(),

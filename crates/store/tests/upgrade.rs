@@ -74,20 +74,7 @@ async fn memberships_are_kept_and_marked(store: Store) {
 async fn memberships_from_before_consent_are_kept_and_marked_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("grundy.db");
-    let options = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(&path)
-        .create_if_missing(true)
-        .foreign_keys(true);
-    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-    migrations_up_to("sqlite", 10)
-        .await
-        .run(&pool)
-        .await
-        .unwrap();
-    for statement in BEFORE_CONSENT {
-        sqlx::query(*statement).execute(&pool).await.unwrap();
-    }
-    pool.close().await;
+    sqlite_at_release(&path, 10, BEFORE_CONSENT).await;
     let store = Store::open_sqlite(&path).await.unwrap();
     memberships_are_kept_and_marked(store.clone()).await;
     store.close().await;
@@ -99,15 +86,8 @@ async fn memberships_from_before_consent_are_kept_and_marked_on_postgres() {
     let Some(database) = Database::create(test).await else {
         return;
     };
+    postgres_at_release(&database.url, 10, BEFORE_CONSENT).await;
     let pool = sqlx::PgPool::connect(&database.url).await.unwrap();
-    migrations_up_to("postgres", 10)
-        .await
-        .run(&pool)
-        .await
-        .unwrap();
-    for statement in BEFORE_CONSENT {
-        sqlx::query(*statement).execute(&pool).await.unwrap();
-    }
     // Rows written with their ids leave the sequences behind; the release's own inserts never
     // did.
     for table in ["users", "courses"] {
@@ -121,6 +101,114 @@ async fn memberships_from_before_consent_are_kept_and_marked_on_postgres() {
     pool.close().await;
     let store = Store::connect(&database.url).await.unwrap();
     memberships_are_kept_and_marked(store.clone()).await;
+    store.close().await;
+    database.drop().await;
+}
+
+/// Results as release 0016 wrote them, each test's message whole: Sue's answers (instance 1 wrong,
+/// its message quoting the expected answer; instance 2 unanswered), and her program (a failed
+/// sample whose data was kept, a hidden test named by its place only, a time limit).
+const BEFORE_DETAIL: &[&str] = &[
+    "INSERT INTO users (id, name, name_key, role, password_hash, created_at) VALUES \
+     (4, 'sue', 'sue', 'student', NULL, 1000)",
+    "INSERT INTO submissions (id, user_id, problem, kind, language, source, status, verdict, \
+     created_at) VALUES (1, 4, 'sc4', 'answers', NULL, '{}', 'done', 'wrong_answer', 2000), \
+     (2, 4, 'stones', 'program', 'cpp20', 'int main() {}', 'done', 'wrong_answer', 3000)",
+    "INSERT INTO test_results (submission_id, position, grp, idx, verdict, cpu_ms, wall_ms, \
+     memory_kib, message, shown_input, shown_expected, shown_output) VALUES \
+     (1, 0, 'small', 1, 'wrong_answer', 0, 0, 0, 'line 1: expected \"7\", read \"0\"', \
+      '12 3\n', '7\n', '0\n'), \
+     (1, 1, 'small', 2, 'wrong_answer', 0, 0, 0, 'no answer for small-2', NULL, NULL, NULL), \
+     (2, 0, 'samples', 1, 'wrong_answer', 1, 1, 1, 'line 1: expected \"First\", read \"Second\"', \
+      '3\n', 'First\n', 'Second\n'), \
+     (2, 1, 'small', 1, 'wrong_answer', 1, 1, 1, 'line 1 is wrong', NULL, NULL, NULL), \
+     (2, 2, 'small', 2, 'time_limit', 1, 1, 1, 'cpu', NULL, NULL, NULL)",
+];
+
+/// What the detail migration makes of [`BEFORE_DETAIL`]: every message that quoted, or could
+/// have (an answered instance's), is a detail now, which only readers of the data are shown;
+/// the rows keep no message in its place. A place alone stays a message.
+async fn old_messages_become_details(store: Store) {
+    let moved = |id| {
+        let store = store.clone();
+        async move {
+            store
+                .test_results(id)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|t| (t.message, t.detail))
+                .collect::<Vec<_>>()
+        }
+    };
+    let some = |text: &str| Some(text.to_owned());
+    assert_eq!(
+        moved(1).await,
+        [
+            (None, some("line 1: expected \"7\", read \"0\"")),
+            (None, some("no answer for small-2")),
+        ]
+    );
+    assert_eq!(
+        moved(2).await,
+        [
+            (None, some("line 1: expected \"First\", read \"Second\"")),
+            (some("line 1 is wrong"), None),
+            (some("cpu"), None),
+        ]
+    );
+}
+
+/// A fresh SQLite database at `path` as release `version` left it, with `rows` written.
+async fn sqlite_at_release(path: &Path, version: i64, rows: &[&'static str]) {
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .foreign_keys(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    migrations_up_to("sqlite", version)
+        .await
+        .run(&pool)
+        .await
+        .unwrap();
+    for statement in rows {
+        sqlx::query(*statement).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+}
+
+/// A fresh PostgreSQL database at `url` as release `version` left it, with `rows` written.
+async fn postgres_at_release(url: &str, version: i64, rows: &[&'static str]) {
+    let pool = sqlx::PgPool::connect(url).await.unwrap();
+    migrations_up_to("postgres", version)
+        .await
+        .run(&pool)
+        .await
+        .unwrap();
+    for statement in rows {
+        sqlx::query(*statement).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn old_messages_become_details_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grundy.db");
+    sqlite_at_release(&path, 16, BEFORE_DETAIL).await;
+    let store = Store::open_sqlite(&path).await.unwrap();
+    old_messages_become_details(store.clone()).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn old_messages_become_details_on_postgres() {
+    let Some(database) = Database::create("old_messages_become_details_on_postgres").await else {
+        return;
+    };
+    postgres_at_release(&database.url, 16, BEFORE_DETAIL).await;
+    let store = Store::connect(&database.url).await.unwrap();
+    old_messages_become_details(store.clone()).await;
     store.close().await;
     database.drop().await;
 }

@@ -773,7 +773,10 @@ impl SubmissionDetail {
 
 /// The smallest game the program gets wrong, found by running it on small games of the problem
 /// (never a hidden test). `position`, `expected`, `got` and `certificate` are `null` when no
-/// small counterexample was found within the bounds.
+/// small counterexample was found within the bounds. For answers: the first game answered wrong,
+/// or, where the expected answers are `withheld`, a small game outside the student's instances
+/// on which the `misconception` goes wrong (`got` is the misconception's answer there), `null`
+/// when no misconception was named.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExplanationView {
     /// A complete input in the problem's format holding that one game.
@@ -789,8 +792,12 @@ pub struct ExplanationView {
     #[schema(minimum = 0)]
     pub cpu_ms: u64,
     /// Answer submissions: each instance answered wrong, with its first wrong game and why (the
-    /// fields above are the first of them). Empty for programs.
+    /// fields above are the first of them, unless `withheld`). Empty for programs.
     pub instances: Vec<WrongInstanceView>,
+    /// The expected answers of the student's instances, and the certificates proving them, are
+    /// left out at the caller's feedback level (below `inputs`): `expected` and `certificate`
+    /// of each instance are `null`, and the game above is none of theirs.
+    pub withheld: bool,
 }
 
 /// An instance answered wrong: its first wrong game alone, the answers, and why.
@@ -798,9 +805,11 @@ pub struct ExplanationView {
 pub struct WrongInstanceView {
     pub name: String,
     pub position: String,
-    pub expected: String,
+    /// `null` where `withheld`.
+    pub expected: Option<String>,
     pub got: String,
-    pub certificate: CertificateView,
+    /// `null` where `withheld`: it proves the expected answer.
+    pub certificate: Option<CertificateView>,
 }
 
 /// Why the right answer is right, in English and Vietnamese.
@@ -844,12 +853,12 @@ impl From<Explanation> for ExplanationView {
                     position: w.position,
                     expected: w.expected,
                     got: w.got,
-                    certificate: CertificateView {
-                        en: w.certificate.en,
-                        vi: w.certificate.vi,
-                    },
+                    certificate: w
+                        .certificate
+                        .map(|c| CertificateView { en: c.en, vi: c.vi }),
                 })
                 .collect(),
+            withheld: e.withheld,
         }
     }
 }

@@ -224,14 +224,20 @@ pub async fn feedback_for(
 
 /// Explanations of wrong answers (the smallest game a program gets wrong, the certificate, the
 /// misconception) go with per-test feedback: `tests` and `inputs`, teachers always; `verdict`
-/// says nothing more than the verdict.
+/// says nothing more than the verdict. Of an answer submission's explanation, the expected
+/// answers of the student's instances, and the certificates proving them, are test data (see
+/// [`sees_test_data`]).
 pub fn shows_explanation(feedback: Feedback) -> bool {
     feedback >= Feedback::Tests
 }
 
-/// Whether `viewer`, shown a test's data, may see it: a public sample's from the `tests` level
-/// on (its input and answer are in the statement, the output is the viewer's own program's);
-/// anything else the judge kept (the student's own instances, answered or run) at `inputs`.
+/// Whether `viewer`, shown a test's data, may see it: its input, expected answer and output, and
+/// the checker's message quoting them (`line 1: expected "7", read "0"`; below, the message
+/// names the place only: `line 1 is wrong`). A public sample's from the `tests` level on (its
+/// input and answer are in the statement, the output is the viewer's own program's); anything
+/// else the judge kept (the student's own instances, answered or run) at `inputs`, which
+/// teachers always read at: `tests` promises verdicts and times, and a quoted expected answer,
+/// copied back, would score.
 pub fn sees_test_data(feedback: Feedback, public: bool) -> bool {
     match feedback {
         Feedback::Verdict => false,

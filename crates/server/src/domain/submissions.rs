@@ -324,7 +324,8 @@ pub async fn list(domain: &Domain, viewer: &User, filter: &Filter) -> Result<Vec
 #[derive(Debug, Clone)]
 pub struct ShownTest {
     /// The stored result, without the data the judge kept ([`TestRow::shown`]): what of it the
-    /// viewer sees is in the fields below.
+    /// viewer sees is in the fields below. Its message is the one quoting the test's data
+    /// ([`TestRow::detail`]) where the viewer sees that data, else the one naming places only.
     pub row: TestRow,
     /// The test's input and expected answer, when the viewer may see them: a sample's, the
     /// student's own instance's, and at the `inputs` level a failing hidden test's (see
@@ -342,10 +343,12 @@ pub struct ShownTest {
 
 impl ShownTest {
     /// A stored result as `feedback` shows it to someone who may see `submission`'s tests: the
-    /// data the judge kept, where the level shows it (see [`access::sees_test_data`]).
+    /// data the judge kept, and the message quoting it, where the level shows it (see
+    /// [`access::sees_test_data`]).
     pub fn of(submission: &Submission, feedback: Feedback, mut row: TestRow) -> ShownTest {
         let kept = row.shown.take();
         let transcript = row.transcript.take();
+        let detail = row.detail.take();
         let group = row.name.group.as_str();
         let public = group == naming::SAMPLES_GROUP;
         // The judge keeps data only where it is the student's to see; a program's other rows
@@ -357,6 +360,9 @@ impl ShownTest {
         let sees = own && access::sees_test_data(feedback, public);
         let kept = kept.filter(|_| sees);
         let transcript = transcript.filter(|_| sees);
+        if let Some(detail) = detail.filter(|_| sees) {
+            row.message = Some(detail);
+        }
         let (input, expected, output) = match kept {
             Some(shown) => (Some(shown.input), Some(shown.expected), Some(shown.output)),
             None => (None, None, None),
@@ -396,6 +402,9 @@ pub struct Detail {
     pub explanation_pending: bool,
     /// While it waits: its place in the queue (1 is next).
     pub queue_position: Option<i64>,
+    /// Answers whose expected answers the viewer may not see: their explanation works through
+    /// a game outside the student's instances, if any ([`Explanation::without_answers`]).
+    pub answers_withheld: bool,
 }
 
 /// Whether an explanation follows this submission for a viewer told `feedback`: a program's
@@ -444,6 +453,8 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
             .map(|ahead| ahead + 1),
         _ => None,
     };
+    let answers_withheld =
+        submission.kind == SubmissionKind::Answers && !access::sees_test_data(feedback, false);
     Ok(Detail {
         submission,
         author,
@@ -454,10 +465,13 @@ pub async fn detail(domain: &Domain, viewer: &User, id: i64) -> Result<Detail> {
         explanation,
         explanation_pending,
         queue_position,
+        answers_withheld,
     })
 }
 
-/// The stored explanation of the current attempt, when `feedback` shows explanations.
+/// The stored explanation of the current attempt, when `feedback` shows explanations; without
+/// the expected answers of the student's own instances where it does not show those
+/// ([`Explanation::without_answers`]).
 pub async fn explanation(
     domain: &Domain,
     id: i64,
@@ -469,8 +483,9 @@ pub async fn explanation(
     let Some(body) = domain.store.explanation(id).await? else {
         return Ok(None);
     };
-    match serde_json::from_str(&body) {
-        Ok(explanation) => Ok(Some(explanation)),
+    match serde_json::from_str::<Explanation>(&body) {
+        Ok(explanation) if access::sees_test_data(feedback, false) => Ok(Some(explanation)),
+        Ok(explanation) => Ok(Some(explanation.without_answers())),
         Err(e) => {
             tracing::error!(submission = id, error = %e, "a stored explanation is unreadable");
             Ok(None)

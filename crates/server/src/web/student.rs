@@ -873,6 +873,9 @@ pub(super) struct SubmissionPage {
     explains: bool,
     /// While it waits, its place in the queue, in words.
     queue_place: Option<String>,
+    /// Answers whose expected answers the reader may not see: the explanation's game is a
+    /// misconception's, none of theirs.
+    answers_withheld: bool,
 }
 
 /// An explanation as the page shows it (empty strings for what was not found).
@@ -1056,6 +1059,7 @@ pub(super) async fn submission_page(
         groups_json: script_json(&groups),
         source: detail.source,
         explanation: ExplanationLine::of(detail.explanation),
+        answers_withheld: detail.answers_withheld,
         resubmit,
         frame,
     }

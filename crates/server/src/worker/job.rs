@@ -352,6 +352,7 @@ impl Recorder {
             wall_ms: t.wall_ms as i64,
             memory_kib: t.memory_kib as i64,
             message: t.message.clone(),
+            detail: t.detail.clone(),
             shown: t.shown.clone(),
             transcript: t.transcript.clone(),
         };

@@ -189,6 +189,12 @@ pub struct Ui {
     pub large_counterexample: &'static str,
     pub program_printed: &'static str,
     pub no_small_counterexample: &'static str,
+    /// Before a game worked through for answers whose expected answers are withheld.
+    pub mistake_example: &'static str,
+    /// What the misconception answers in that game.
+    pub mistake_answers: &'static str,
+    /// Answers whose expected answers are withheld, and no game to work through.
+    pub answers_withheld: &'static str,
     pub misconception: &'static str,
     pub class_misconceptions: &'static str,
     pub class_misconceptions_none: &'static str,
