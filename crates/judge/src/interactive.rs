@@ -182,7 +182,12 @@ fn place_of_mistake(message: &str) -> String {
         Some((place, _)) if place.starts_with("game ") => {
             format!("{place}: a losing or illegal move")
         }
-        _ => "a losing or illegal move".to_owned(),
+        // Writing after the end is named without what was written: the quote is the program's
+        // output, which readers below `inputs` are not shown.
+        _ => match message.split_once(" wrote ") {
+            Some((when, _)) => format!("{when} wrote more"),
+            None => "a losing or illegal move".to_owned(),
+        },
     }
 }
 
@@ -198,6 +203,10 @@ mod tests {
             "game 3, move 5: a losing or illegal move"
         );
         assert_eq!(place_of_mistake("garbage"), "a losing or illegal move");
+        assert_eq!(
+            place_of_mistake("after the last game was over, the program wrote `1 1`"),
+            "after the last game was over, the program wrote more"
+        );
     }
 
     #[test]

@@ -24,9 +24,9 @@ pub const MAX_TEST_BYTES: u64 = crate::package::MAX_UNPACKED_BYTES;
 /// The most bytes one student's draw of instances of a problem may come to, inputs and answers
 /// ([`crate::Problem::instances_within`]): what one response or page holds. Instances are
 /// answered by hand or pasted from a program run at home; the largest built-in draw comes to
-/// 16 MiB (its large subtask's instances), and the bound leaves it twice that room (checked in
+/// 16.7 MB (its large subtask's instances), and the bound leaves it half as much again (checked in
 /// `tests/bounds.rs`).
-pub const MAX_INSTANCE_BYTES: u64 = 40 << 20;
+pub const MAX_INSTANCE_BYTES: u64 = 24 << 20;
 
 /// Whether `subtasks` keep within [`MAX_SUBTASKS`] and [`MAX_TESTS`]; the refusal in words.
 pub fn check_counts(subtasks: &[SubtaskSpec]) -> Result<(), String> {

@@ -50,7 +50,8 @@ fn every_built_in_problem_fits_the_caps_with_room_to_spare() {
     );
     assert!(subtasks * 4 <= MAX_SUBTASKS, "{subtasks}");
     assert!(tests * 10 <= MAX_TESTS, "{tests}");
-    assert!(drawn * 2 <= MAX_INSTANCE_BYTES, "{drawn}");
+    // Half as much again: a variant drawing some 30 MB must still be refused (server tests).
+    assert!(drawn * 3 <= MAX_INSTANCE_BYTES * 2, "{drawn}");
 }
 
 #[test]

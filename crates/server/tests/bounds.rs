@@ -326,7 +326,7 @@ async fn instance_responses_stay_under_their_bound(store: Store) {
         doc["message"]
             .as_str()
             .unwrap()
-            .contains("come to more than 40 MiB"),
+            .contains("come to more than 24 MiB"),
         "{doc}"
     );
     // A built-in problem's instances are served as before.

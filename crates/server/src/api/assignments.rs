@@ -335,13 +335,13 @@ fn csv_download(id: i64, csv: String) -> axum::response::Response {
 }
 
 /// The caller's own instances of a problem of the assignment. Their inputs and answers come to
-/// at most 40 MiB: a problem whose draw passes that is refused with 409 as soon as it does.
+/// at most 24 MiB: a problem whose draw passes that is refused with 409 as soon as it does.
 #[utoipa::path(get, path = "/api/v1/assignments/{id}/problems/{slug}/instances", tag = "courses",
     params(("id" = i64, Path), ("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, body = InstanceList), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody,
-            description = "the assignment is not open yet, or the instances come to more than 40 MiB")))]
+            description = "the assignment is not open yet, or the instances come to more than 24 MiB")))]
 pub(super) async fn my_instances(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -351,14 +351,14 @@ pub(super) async fn my_instances(
     Ok(Json(InstanceList::of(drawn)))
 }
 
-/// A student's instances with the reference answers, for their teacher; at most 40 MiB, as the
+/// A student's instances with the reference answers, for their teacher; at most 24 MiB, as the
 /// student's own (409 past that).
 #[utoipa::path(get, path = "/api/v1/assignments/{id}/students/{user}/problems/{slug}", tag = "courses",
     params(("id" = i64, Path), ("user" = i64, Path), ("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, body = StudentInstances), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "the instances come to more than 40 MiB")))]
+        (status = 409, body = ErrorBody, description = "the instances come to more than 24 MiB")))]
 pub(super) async fn view_instances(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

@@ -109,14 +109,14 @@ pub(super) async fn problem(
 /// The samples plus instances drawn for the caller from each subtask's generator (the same ones
 /// every time; other students get others). Answer them with `POST /api/v1/submissions` and
 /// `answers`. An uploaded package offers its samples only: its other tests are hidden. The
-/// instances' inputs and answers come to at most 40 MiB: a problem whose draw passes that is
+/// instances' inputs and answers come to at most 24 MiB: a problem whose draw passes that is
 /// refused with 409 as soon as it does (it takes programs only).
 #[utoipa::path(get, path = "/api/v1/problems/{slug}/instances", tag = "problems",
     params(("slug" = String, Path)),
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, body = InstanceList), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "the instances come to more than 40 MiB")))]
+        (status = 409, body = ErrorBody, description = "the instances come to more than 24 MiB")))]
 pub(super) async fn instances(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
