@@ -182,12 +182,15 @@ fn place_of_mistake(message: &str) -> String {
         Some((place, _)) if place.starts_with("game ") => {
             format!("{place}: a losing or illegal move")
         }
-        // Writing after the end is named without what was written: the quote is the program's
-        // output, which readers below `inputs` are not shown.
-        _ => match message.split_once(" wrote ") {
-            Some((when, _)) => format!("{when} wrote more"),
-            None => "a losing or illegal move".to_owned(),
-        },
+        // Writing after the end (the referee's words or the peer's) is named without what was
+        // written: the quote is the program's output, which readers below `inputs` are not shown.
+        _ if message.contains("after the last game") => {
+            "the program wrote more after the last game was over".to_owned()
+        }
+        _ if message.contains("after the referee stopped") => {
+            "the program wrote more after the referee stopped the test".to_owned()
+        }
+        _ => "a losing or illegal move".to_owned(),
     }
 }
 
@@ -203,10 +206,15 @@ mod tests {
             "game 3, move 5: a losing or illegal move"
         );
         assert_eq!(place_of_mistake("garbage"), "a losing or illegal move");
-        assert_eq!(
-            place_of_mistake("after the last game was over, the program wrote `1 1`"),
-            "after the last game was over, the program wrote more"
-        );
+        for after in [
+            "after the last game was over, the program wrote `1 1`",
+            "the program wrote \"1 1\" after the last game was over",
+        ] {
+            assert_eq!(
+                place_of_mistake(after),
+                "the program wrote more after the last game was over"
+            );
+        }
     }
 
     #[test]
