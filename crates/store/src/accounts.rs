@@ -1,25 +1,38 @@
 //! Users, their API tokens and their browser sessions: who is asking.
 
 use unicode_normalization::UnicodeNormalization;
+use unicode_security::confusable_detection::skeleton;
 
-use crate::{Result, Role, Session, Store, Token, User, conflict, rows};
+use crate::{Result, Role, Session, Store, StoreError, Token, User, conflict, rows};
 
-/// What a user name is unique by: the name in lower case and in Unicode's composed form ("Sam"
-/// and "sam" are one name, and so are "Đức" typed with a precomposed "ứ" and with "u", a horn and
-/// an acute; Vietnamese keyboards give either). The name itself is kept as typed, composed
-/// ([`composed_name`]).
+/// What the store says of a name that is free by its key but looks like one that is taken.
+pub const LOOKALIKE: &str = "a user with a name that looks the same";
+
+/// What a user name is unique by: the name in lower case and in Unicode's compatibility composed
+/// form ("Sam" and "sam" are one name, so are "Đức" typed with a precomposed "ứ" and with "u", a
+/// horn and an acute, as Vietnamese keyboards give either, and "ａlice" typed full width and
+/// "alice"). The name itself is kept as typed, composed ([`composed_name`]).
 pub fn name_key(name: &str) -> String {
     // Lower-casing can leave a composable pair, so the composition comes last as well.
-    name.nfc()
+    name.nfkc()
         .collect::<String>()
         .to_lowercase()
-        .nfc()
+        .nfkc()
         .collect()
 }
 
-/// A name as it is stored: as typed, but composed, so that it reads and sorts like its twins.
+/// A name as it is stored: as typed, but in compatibility composed form (NFKC, which composes as
+/// NFC does and also reads full-width and other compatibility letters as the letters they are),
+/// so that it reads and sorts like its twins.
 pub fn composed_name(name: &str) -> String {
-    name.nfc().collect()
+    name.nfkc().collect()
+}
+
+/// What two names that look alike have in common: the confusable skeleton (UTS #39) of the
+/// folded name. "аdmin" (Cyrillic "а") and "admin" share one, and so do "l", "I" and "1";
+/// "Đức" and "Duc" do not, the marks being kept.
+pub fn name_skeleton(name: &str) -> String {
+    skeleton(&name_key(name)).collect()
 }
 
 impl Store {
@@ -30,11 +43,27 @@ impl Store {
         password_hash: Option<&str>,
         now: i64,
     ) -> Result<User> {
-        const SQL: &str = "INSERT INTO users (name, name_key, role, password_hash, created_at) \
-                           VALUES ($1, $2, $3, $4, $5) RETURNING id, name, role, password_hash, created_at, locale, time_zone";
+        const ALIKE: &str = "SELECT name_key FROM users WHERE name_skeleton = $1";
+        const SQL: &str = "INSERT INTO users (name, name_key, name_skeleton, role, password_hash, created_at) \
+                           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, name, role, password_hash, created_at, locale, time_zone";
+        let (key, skeleton) = (name_key(name), name_skeleton(name));
+        // Said apart from the unique indexes, which cannot tell the two clashes apart on SQLite;
+        // they still settle two registrations racing for one name.
+        let alike: Option<String> = on_both!(self, pool => sqlx::query_scalar(ALIKE)
+            .bind(&skeleton)
+            .fetch_optional(pool)
+            .await?);
+        match alike {
+            Some(taken) if taken == key => {
+                return Err(StoreError::Conflict("a user with this name"));
+            }
+            Some(_) => return Err(StoreError::Conflict(LOOKALIKE)),
+            None => {}
+        }
         let row: rows::UserRow = on_both!(self, pool => sqlx::query_as(SQL)
             .bind(composed_name(name))
-            .bind(name_key(name))
+            .bind(&key)
+            .bind(&skeleton)
             .bind(role.as_str())
             .bind(password_hash)
             .bind(now)
@@ -84,7 +113,7 @@ impl Store {
     /// Sets every name's key by [`name_key`], after the migrations (whose SQL folds ASCII only on
     /// SQLite, and by the collation on PostgreSQL). Names that now clash are settled as migration
     /// 0010 settles them: the oldest account keeps its name, each later one is renamed to its
-    /// name, "~" and its id.
+    /// name, "~" and its id. Then every account gets its skeleton ([`Self::fill_skeletons`]).
     pub(crate) async fn fold_names(&self) -> Result<()> {
         const ALL: &str = "SELECT id, name, name_key FROM users ORDER BY id";
         // Keys that change are first moved aside ("~" and the id, which no folded name is), so
@@ -107,7 +136,7 @@ impl Store {
             }
         }
         if changes.is_empty() {
-            return Ok(());
+            return self.fill_skeletons().await;
         }
         on_both!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -116,6 +145,42 @@ impl Store {
             }
             for (id, (name, key)) in &changes {
                 sqlx::query(SET).bind(name).bind(key).bind(id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        self.fill_skeletons().await
+    }
+
+    /// Gives every account its [`name_skeleton`], oldest first: an account whose name looks like
+    /// an older one's (made before the rule) keeps its name and holds no skeleton, so neither name
+    /// can be taken again by a lookalike.
+    async fn fill_skeletons(&self) -> Result<()> {
+        const ALL: &str = "SELECT id, name, name_skeleton FROM users ORDER BY id";
+        const CLEAR: &str = "UPDATE users SET name_skeleton = NULL WHERE id = $1";
+        const SET: &str = "UPDATE users SET name_skeleton = $1 WHERE id = $2";
+        let found: Vec<(i64, String, Option<String>)> =
+            on_both!(self, pool => sqlx::query_as(ALL).fetch_all(pool).await?);
+        let mut held = std::collections::HashSet::new();
+        let mut changes = Vec::new();
+        for (id, name, stored) in found {
+            let skeleton = name_skeleton(&name);
+            let wanted = held.insert(skeleton.clone()).then_some(skeleton);
+            if wanted != stored {
+                changes.push((id, wanted));
+            }
+        }
+        if changes.is_empty() {
+            return Ok(());
+        }
+        on_both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for (id, _) in &changes {
+                sqlx::query(CLEAR).bind(id).execute(&mut *tx).await?;
+            }
+            for (id, skeleton) in &changes {
+                if let Some(skeleton) = skeleton {
+                    sqlx::query(SET).bind(skeleton).bind(id).execute(&mut *tx).await?;
+                }
             }
             tx.commit().await?;
         });

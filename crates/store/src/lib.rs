@@ -39,6 +39,9 @@ pub enum StoreError {
     InvalidRow(String),
     #[error("unsupported database URL {0:?} (use sqlite:PATH or postgres://…)")]
     UnsupportedUrl(String),
+    /// Asked of the wrong database, or with what it cannot take.
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -65,13 +68,14 @@ macro_rules! on_both {
 
 // After the macro, which they use.
 mod accounts;
+mod backup;
 mod courses;
 mod problems;
 mod queue;
 mod results;
 mod submissions;
 
-pub use accounts::{composed_name, name_key};
+pub use accounts::{LOOKALIKE, composed_name, name_key, name_skeleton};
 pub use courses::{
     Assignment, AssignmentSpec, Course, Extension, Feedback, InstanceDraw, Invitation, Invited,
     MadeByCourse, Member, MemberOrigin, MemberRole, Scoring,

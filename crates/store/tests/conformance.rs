@@ -215,6 +215,28 @@ async fn users_and_tokens(store: &Store) {
         (ann.id, Some("hash"))
     );
     assert!(store.user_by_name("bob").await.unwrap().is_none());
+    // A name that only looks like hers (a Cyrillic "а") is refused as such; her name typed full
+    // width is hers.
+    assert!(matches!(
+        store
+            .create_user("\u{430}nn", Role::Student, None, 11)
+            .await,
+        Err(StoreError::Conflict(grundy_store::LOOKALIKE))
+    ));
+    assert!(matches!(
+        store
+            .create_user("\u{ff21}\u{ff2e}\u{ff2e}", Role::Student, None, 11)
+            .await,
+        Err(StoreError::Conflict("a user with this name"))
+    ));
+    assert_eq!(
+        store
+            .user_by_name("\u{ff41}nn")
+            .await
+            .unwrap()
+            .map(|u| u.id),
+        Some(ann.id)
+    );
     assert_eq!(store.count_users().await.unwrap(), 1);
 
     let cli = store
@@ -265,6 +287,14 @@ async fn users_and_tokens(store: &Store) {
     assert!(store.tokens(ann.id).await.unwrap().is_empty());
     assert_eq!(store.delete_user_tokens(bob.id).await.unwrap(), 1);
     assert!(store.user_by_token(&[10; 32], 50).await.unwrap().is_none());
+
+    // Vietnamese names that differ by their marks are different names.
+    for name in ["\u{110}\u{1ee9}c", "Duc", "\u{110}uc"] {
+        store
+            .create_user(name, Role::Student, None, 60)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
 }
 
 async fn sessions_expire(store: &Store) {

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use grundy_store::{MemberOrigin, MemberRole, Store};
+use grundy_store::{MemberOrigin, MemberRole, Store, StoreError};
 use sqlx::migrate::Migrator;
 
 /// The migrations of `backend` (`sqlite` or `postgres`) up to and including `version`.
@@ -209,6 +209,77 @@ async fn old_messages_become_details_on_postgres() {
     postgres_at_release(&database.url, 16, BEFORE_DETAIL).await;
     let store = Store::connect(&database.url).await.unwrap();
     old_messages_become_details(store.clone()).await;
+    store.close().await;
+    database.drop().await;
+}
+
+/// Accounts made before lookalike names were refused (release 0019): "admin", then "аdmin" with a
+/// Cyrillic "а", then "ａdmin" full width (a different key before NFKC).
+const BEFORE_SKELETONS: &[&str] = &[
+    "INSERT INTO users (id, name, name_key, role, password_hash, created_at) VALUES \
+     (1, 'admin', 'admin', 'admin', NULL, 1000), (2, '\u{430}dmin', '\u{430}dmin', 'student', NULL, 2000), \
+     (3, '\u{ff41}dmin', '\u{ff41}dmin', 'student', NULL, 3000), (4, 'sue', 'sue', 'student', NULL, 4000)",
+];
+
+/// What opening [`BEFORE_SKELETONS`] makes of it: everyone can still sign in with the name they
+/// had (the full-width one, now the same key as "admin", is renamed as 0010 renames), and no new
+/// account can take any name that looks like theirs.
+async fn lookalikes_keep_their_names_and_take_no_more(store: Store) {
+    let mut names: Vec<String> = store
+        .users()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    names.sort();
+    assert_eq!(names, ["admin", "sue", "\u{430}dmin", "\u{ff41}dmin~3"]);
+    assert_eq!(
+        store.user_by_name("\u{430}dmin").await.unwrap().unwrap().id,
+        2
+    );
+    for lookalike in ["\u{430}dmin", "\u{430}dm\u{456}n", "ADMIN", "adm\u{131}n"] {
+        assert!(
+            matches!(
+                store
+                    .create_user(lookalike, grundy_store::Role::Student, None, 5000)
+                    .await,
+                Err(StoreError::Conflict(_))
+            ),
+            "{lookalike}"
+        );
+    }
+    store
+        .create_user("sam", grundy_store::Role::Student, None, 5000)
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookalike_names_from_before_the_rule_are_kept_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grundy.db");
+    sqlite_at_release(&path, 19, BEFORE_SKELETONS).await;
+    let store = Store::open_sqlite(&path).await.unwrap();
+    lookalikes_keep_their_names_and_take_no_more(store.clone()).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookalike_names_from_before_the_rule_are_kept_on_postgres() {
+    let test = "lookalike_names_from_before_the_rule_are_kept_on_postgres";
+    let Some(database) = Database::create(test).await else {
+        return;
+    };
+    postgres_at_release(&database.url, 19, BEFORE_SKELETONS).await;
+    let pool = sqlx::PgPool::connect(&database.url).await.unwrap();
+    sqlx::query("SELECT setval(pg_get_serial_sequence('users', 'id'), 4)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let store = Store::connect(&database.url).await.unwrap();
+    lookalikes_keep_their_names_and_take_no_more(store.clone()).await;
     store.close().await;
     database.drop().await;
 }

@@ -80,6 +80,12 @@ pub(crate) fn vietnamese(error: &Error) -> String {
             "Mỗi phút chỉ được nộp tối đa {limit} bài; hãy thử lại sau {retry_after_secs} giây."
         ),
         Error::Throttled {
+            what: crate::throttle::TOO_MANY_REGISTRATIONS,
+            retry_after_secs,
+        } => format!(
+            "Đã có quá nhiều tài khoản được đăng ký từ địa chỉ này; hãy thử lại sau {retry_after_secs} giây."
+        ),
+        Error::Throttled {
             retry_after_secs, ..
         } => format!("Có quá nhiều lần thử; hãy thử lại sau {retry_after_secs} giây."),
         Error::NotFound(what) => match missing(what) {
@@ -177,6 +183,7 @@ fn existing(what: &str) -> Option<&'static str> {
     Some(match what {
         "a course with this join code" => "một lớp có mã tham gia này",
         "a user with this name" => "một người dùng có tên này",
+        grundy_store::LOOKALIKE => "một người dùng có tên trông giống hệt tên này",
         "this token" => "mã truy cập (token) này",
         "this problem version with different content" => {
             "một phiên bản bài cùng số hiệu nhưng khác nội dung"
@@ -358,6 +365,9 @@ fn known(english: &str) -> Option<&'static str> {
             "Tên đăng nhập dài từ 1 đến 64 ký tự, chỉ gồm chữ cái, chữ số, '.', '-' hoặc '_'."
         }
         "a user with this name already exists" => "Tên đăng nhập này đã có người dùng.",
+        "a user with a name that looks the same already exists" => {
+            "Tên đăng nhập này trông giống hệt tên của một người dùng khác; hãy chọn tên khác."
+        }
         "these pages are for teachers and admins" | "teachers and admins only" => {
             "Các trang này dành cho giáo viên và người quản trị."
         }
@@ -455,6 +465,7 @@ mod tests {
         for what in [
             "a course with this join code",
             "a user with this name",
+            grundy_store::LOOKALIKE,
             "this token",
             "this problem version with different content",
             "a problem with this slug owned by someone else",

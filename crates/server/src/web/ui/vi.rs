@@ -408,6 +408,9 @@ pub(super) static VIETNAMESE: Ui = Ui {
             "không phải tài khoản học sinh (hãy thêm với vai trò giáo viên cùng dạy)".into()
         }
         "a user with this name already exists" => "tên đăng nhập này đã có người dùng".into(),
+        "a user with a name that looks the same already exists" => {
+            "tên đăng nhập trông giống hệt tên của một người dùng khác".into()
+        }
         "a user name has 1 to 64 letters, digits, '.', '-' or '_'" => {
             "tên đăng nhập dài từ 1 đến 64 ký tự, chỉ gồm chữ cái, chữ số, '.', '-' hoặc '_'".into()
         }
