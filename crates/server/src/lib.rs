@@ -38,7 +38,10 @@ pub use clock::{Clock, now_ms};
 pub use domain::{Domain, Policy, Registration};
 pub use http::auth::SESSION_COOKIE;
 pub use router::router;
-pub use state::{App, AppState, DEFAULT_PROBLEM_QUOTA_BYTES, RequestLimits};
+pub use state::{
+    App, AppState, DEFAULT_PROBLEM_QUOTA_BYTES, DEFAULT_REGISTRATIONS_PER_ADDRESS_HOUR,
+    RequestLimits,
+};
 pub use telemetry::{Telemetry, serve_metrics};
 
 /// Serves until `shutdown` completes; open event streams end then too, so shutdown is not held up.

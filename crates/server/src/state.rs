@@ -13,7 +13,7 @@ use crate::clock::Clock;
 use crate::domain::{Domain, Policy, Registration, accounts};
 use crate::events::StreamSlots;
 use crate::telemetry::Telemetry;
-use crate::throttle::{Throttle, ThrottleLimits};
+use crate::throttle::{Registrations, Throttle, ThrottleLimits};
 
 /// Everything a request handler needs: the operations' domain and the limits of HTTP requests.
 #[derive(Debug, Clone)]
@@ -25,6 +25,8 @@ pub struct App {
     pub limits: HttpLimits,
     /// Failed logins, registrations and password changes per name and per address.
     pub throttle: Throttle,
+    /// Accounts registered per address while registration is open.
+    pub registrations: Registrations,
     /// Event streams open per user.
     pub streams: StreamSlots,
     /// Requests by route and status, and the figures of the workers sharing this state.
@@ -77,6 +79,9 @@ pub struct RequestLimits {
     pub problem_quota_bytes: Option<u64>,
     /// Backoff after failed logins, registrations and password changes.
     pub login_throttle: ThrottleLimits,
+    /// Accounts one client address may register in an hour while registration is open; 0 for
+    /// no limit.
+    pub registrations_per_address_hour: u32,
     /// Event streams one user may have open at once; 0 for no limit.
     pub event_streams_per_user: usize,
 }
@@ -95,11 +100,16 @@ impl Default for RequestLimits {
             token_days: accounts::DEFAULT_TOKEN_DAYS,
             problem_quota_bytes: Some(DEFAULT_PROBLEM_QUOTA_BYTES),
             login_throttle: ThrottleLimits::default(),
+            registrations_per_address_hour: DEFAULT_REGISTRATIONS_PER_ADDRESS_HOUR,
             // Several tabs following submissions; each stream holds a task that reads the store.
             event_streams_per_user: 8,
         }
     }
 }
+
+/// The default of [`RequestLimits::registrations_per_address_hour`]: a family or a small group
+/// behind one address; a class behind one NAT address registers with an invitation code.
+pub const DEFAULT_REGISTRATIONS_PER_ADDRESS_HOUR: u32 = 10;
 
 /// The default of [`RequestLimits::problem_quota_bytes`]: four packages at the unpacked cap
 /// ([`grundy_problems::package::MAX_UNPACKED_BYTES`]), or some hundreds of ordinary ones.
@@ -155,12 +165,18 @@ impl AppState {
         telemetry: Telemetry,
     ) -> AppState {
         let throttle = Throttle::new(limits.login_throttle, clock.clone());
+        let registrations = Registrations::new(
+            limits.registrations_per_address_hour,
+            limits.login_throttle.capacity,
+            clock.clone(),
+        );
         let streams = StreamSlots::new(limits.event_streams_per_user);
         let (policy, limits) = limits.split();
         AppState(Arc::new(App {
             domain: Domain::new(store, catalogue, languages, policy, clock),
             limits,
             throttle,
+            registrations,
             streams,
             telemetry,
         }))

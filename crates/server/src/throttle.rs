@@ -301,6 +301,120 @@ impl Attempt<'_> {
     }
 }
 
+/// What [`Registrations`] refuses with.
+pub const TOO_MANY_REGISTRATIONS: &str = "too many accounts registered from this address";
+
+/// Accounts registered per client address in the last hour, while anyone may register: what a
+/// script creating accounts in bulk meets (the failures that [`Throttle`] counts do not stop it,
+/// since every registration of a new name succeeds). A class behind one NAT address registers
+/// with an invitation code or is imported by its teacher, which this does not count.
+///
+/// A registration counts from the moment it starts and is taken back if it fails, so parallel
+/// requests cannot all pass the check before any is counted.
+pub struct Registrations {
+    per_hour: u32,
+    clock: Clock,
+    /// The start of each registration in the last hour, oldest first, per address.
+    starts: Mutex<HashMap<Key, std::collections::VecDeque<i64>>>,
+    capacity: usize,
+}
+
+impl std::fmt::Debug for Registrations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registrations")
+            .field("per_hour", &self.per_hour)
+            .finish_non_exhaustive()
+    }
+}
+
+const HOUR_MS: i64 = 60 * MINUTE_MS;
+
+impl Registrations {
+    /// At most `per_hour` registrations from one address in any hour (0: no limit), remembering
+    /// at most `capacity` addresses.
+    pub fn new(per_hour: u32, capacity: usize, clock: Clock) -> Registrations {
+        Registrations {
+            per_hour,
+            clock,
+            starts: Mutex::new(HashMap::new()),
+            capacity,
+        }
+    }
+
+    /// Runs `registration` from `address`, unless the address has had its share this hour
+    /// ([`Error::Throttled`], with the wait until its oldest registration is an hour old). An
+    /// unknown address (the server was not told peers' addresses) is not limited.
+    pub async fn guard<T>(
+        &self,
+        address: Option<IpAddr>,
+        registration: impl Future<Output = Result<T, Error>>,
+    ) -> Result<T, Error> {
+        let Some(address) = address.filter(|_| self.per_hour > 0) else {
+            return registration.await;
+        };
+        let key = Key::address(address);
+        let started = self.start(&key)?;
+        let outcome = registration.await;
+        if outcome.is_err() {
+            self.take_back(&key, started);
+        }
+        outcome
+    }
+
+    fn start(&self, key: &Key) -> Result<i64, Error> {
+        let now = self.clock.now();
+        let mut starts = self.starts();
+        if !starts.contains_key(key) && starts.len() >= self.capacity {
+            starts.retain(|_, times| times.back().is_some_and(|&last| now - last < HOUR_MS));
+            if starts.len() >= self.capacity {
+                // Every remembered address registered within the hour: the table is full of
+                // recent ones, and a new address waits rather than push one of them out.
+                return Err(Wait {
+                    retry_after_secs: 60,
+                }
+                .registrations());
+            }
+        }
+        let times = starts.entry(key.clone()).or_default();
+        while times.front().is_some_and(|&first| now - first >= HOUR_MS) {
+            times.pop_front();
+        }
+        if times.len() >= self.per_hour as usize {
+            let oldest = times.front().copied().unwrap_or(now);
+            let wait_ms = (oldest + HOUR_MS - now).max(1) as u64;
+            return Err(Wait {
+                retry_after_secs: wait_ms.div_ceil(1000),
+            }
+            .registrations());
+        }
+        times.push_back(now);
+        Ok(now)
+    }
+
+    fn take_back(&self, key: &Key, started: i64) {
+        let mut starts = self.starts();
+        if let Some(times) = starts.get_mut(key)
+            && let Some(at) = times.iter().rposition(|&t| t == started)
+        {
+            times.remove(at);
+        }
+    }
+
+    fn starts(&self) -> std::sync::MutexGuard<'_, HashMap<Key, std::collections::VecDeque<i64>>> {
+        // Each change to an address's list is complete before the next begins.
+        self.starts.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Wait {
+    fn registrations(self) -> Error {
+        Error::Throttled {
+            what: TOO_MANY_REGISTRATIONS,
+            retry_after_secs: self.retry_after_secs,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -554,5 +668,45 @@ mod tests {
         assert!(throttle.len() <= capacity / 2 + 1);
         assert!(fail(&throttle, "bea", None).is_err(), "a recent lock stays");
         fail(&throttle, "ann", None).expect("the oldest lock went, though its wait was not over");
+    }
+
+    #[tokio::test]
+    async fn registrations_from_one_address_are_limited_per_hour_and_failures_give_back() {
+        let now = Arc::new(AtomicI64::new(1_000_000));
+        let read = now.clone();
+        let registrations =
+            Registrations::new(3, 100, Clock::from_fn(move || read.load(Ordering::SeqCst)));
+        let ok = || async { Ok::<(), Error>(()) };
+        let fails = || async { Err::<(), Error>(Error::Conflict("taken".into())) };
+        for _ in 0..2 {
+            registrations.guard(HOME, ok()).await.unwrap();
+        }
+        // A failed registration (a name taken, a wrong code) does not use up the address's share.
+        assert!(matches!(
+            registrations.guard(HOME, fails()).await,
+            Err(Error::Conflict(_))
+        ));
+        registrations.guard(HOME, ok()).await.unwrap();
+        now.fetch_add(10 * 60_000, Ordering::SeqCst);
+        match registrations.guard(HOME, ok()).await {
+            Err(Error::Throttled {
+                what,
+                retry_after_secs,
+            }) => {
+                assert_eq!(what, TOO_MANY_REGISTRATIONS);
+                assert_eq!(retry_after_secs, 50 * 60);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Another address, and an unknown one, are not held back by this one.
+        let other = Some(IpAddr::V4(std::net::Ipv4Addr::new(198, 51, 100, 7)));
+        registrations.guard(other, ok()).await.unwrap();
+        registrations.guard(None, ok()).await.unwrap();
+        // An hour after the first three, three more.
+        now.fetch_add(50 * 60_000, Ordering::SeqCst);
+        for _ in 0..3 {
+            registrations.guard(HOME, ok()).await.unwrap();
+        }
+        assert!(registrations.guard(HOME, ok()).await.is_err());
     }
 }

@@ -319,6 +319,108 @@ async fn trying_names_at_registration_is_throttled_like_logins() {
     server.stop().await;
 }
 
+/// A script creating accounts in bulk where registration is open (each one a success, which the
+/// backoff forgives) is stopped after the address's share for the hour; a class behind one
+/// address registering with an invitation code is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_registered_in_bulk_from_one_address_are_stopped() {
+    let (server, now, _dir) = start(RequestLimits {
+        registration: Registration::Open,
+        registrations_per_address_hour: 3,
+        ..throttled(1000, 1000)
+    })
+    .await;
+    for i in 0..3 {
+        let made = send(server.register(&format!("bot{i}"), "a-long-password")).await;
+        assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.text);
+    }
+    let refused = send(server.register("bot3", "a-long-password")).await;
+    assert_waits(&refused, 3600);
+    assert!(
+        refused
+            .page_error()
+            .contains("too many accounts registered from this address"),
+        "{}",
+        refused.text
+    );
+    let vietnamese = send(
+        server
+            .register("bot3", "a-long-password")
+            .header("accept-language", "vi"),
+    )
+    .await;
+    assert!(
+        vietnamese
+            .page_error()
+            .contains("quá nhiều tài khoản được đăng ký từ địa chỉ này"),
+        "{}",
+        vietnamese.text
+    );
+    let store = &server.state.domain.store;
+    assert!(store.user_by_name("bot3").await.unwrap().is_none());
+    now.fetch_add(3_600_000, Ordering::SeqCst);
+    let later = send(server.register("bot3", "a-long-password")).await;
+    assert_eq!(later.status, StatusCode::SEE_OTHER, "{}", later.text);
+    server.stop().await;
+
+    let (server, _now, _dir) = start(RequestLimits {
+        registration: Registration::Invitation("letmein".into()),
+        registrations_per_address_hour: 3,
+        ..throttled(1000, 1000)
+    })
+    .await;
+    for i in 0..6 {
+        let name = format!("pupil{i}");
+        let fields = [
+            ("name", name.as_str()),
+            ("password", "a-long-password"),
+            ("code", "letmein"),
+        ];
+        let made = send(server.form("/register", &fields)).await;
+        assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.text);
+    }
+    server.stop().await;
+}
+
+/// "аdmin" with a Cyrillic "а" and "ａdmin" typed full width would read as the admin's name in
+/// every list: both are refused, in the reader's language, and no account is made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_that_look_like_a_taken_one_are_refused() {
+    let (server, _now, _dir) = start(RequestLimits {
+        registration: Registration::Open,
+        ..throttled(1000, 1000)
+    })
+    .await;
+    server.create_user("admin", Role::Admin).await;
+    let lookalike = send(server.register("\u{430}dmin", "a-long-password")).await;
+    assert_eq!(lookalike.status, StatusCode::CONFLICT, "{}", lookalike.text);
+    assert!(
+        lookalike.page_error().contains("looks the same"),
+        "{}",
+        lookalike.text
+    );
+    let vietnamese = send(
+        server
+            .register("\u{430}dmin", "a-long-password")
+            .header("accept-language", "vi"),
+    )
+    .await;
+    assert!(
+        vietnamese.page_error().contains("trông giống hệt"),
+        "{}",
+        vietnamese.text
+    );
+    let full_width = send(server.register("\u{ff41}dmin", "a-long-password")).await;
+    assert_eq!(
+        full_width.status,
+        StatusCode::CONFLICT,
+        "{}",
+        full_width.text
+    );
+    assert_eq!(server.state.domain.store.count_users().await.unwrap(), 1);
+    server.stop().await;
+}
+
 // One's own password.
 
 /// Someone holding Ana's session (left signed in on a shared computer) guesses her password on

@@ -201,20 +201,22 @@ pub(super) async fn register(
     Form(form): Form<RegisterForm>,
 ) -> Result<Response, PageError> {
     let previous = auth::session_secret(&headers);
-    let registered = state
-        .throttle
-        .guard(
+    let attempt = state.throttle.guard(
+        &form.name,
+        client.address,
+        accounts::register(
+            &state.domain,
             &form.name,
-            client.address,
-            accounts::register(
-                &state.domain,
-                &form.name,
-                form.password,
-                form.code.as_deref(),
-                previous.as_deref(),
-            ),
-        )
-        .await;
+            form.password,
+            form.code.as_deref(),
+            previous.as_deref(),
+        ),
+    );
+    // Where anyone may register, every success is another account from the address as well.
+    let registered = match state.domain.policy.registration {
+        Registration::Open => state.registrations.guard(client.address, attempt).await,
+        Registration::Closed | Registration::Invitation(_) => attempt.await,
+    };
     match registered {
         Ok(session) => Ok(signed_in(&state, &client, &session.secret, "/problems")),
         Err(error) => {
