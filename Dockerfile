@@ -48,8 +48,9 @@ FROM debian:bookworm-slim AS runtime
 # add about 1 GB): pass EXTRA_PACKAGES="rustc golang-go" for Debian's rustc 1.63 and Go 1.19,
 # which the judge finds through `rustc --print sysroot` and `go env GOROOT`. A language whose
 # tools are missing is simply unavailable (`grundy doctor` lists them).
-# curl is for the health check below. The man directory is one openjdk's post-install scripts
-# expect and the slim image leaves out.
+# curl is for the health check below, postgresql-client for `grundy admin backup` and `restore`
+# on PostgreSQL (pg_dump, pg_restore; Debian 12's are version 15, as the compose file's server).
+# The man directory is one openjdk's post-install scripts expect and the slim image leaves out.
 ARG EXTRA_PACKAGES=""
 RUN mkdir -p /usr/share/man/man1 \
  && apt-get update \
@@ -59,6 +60,7 @@ RUN mkdir -p /usr/share/man/man1 \
       openjdk-17-jdk-headless \
       nodejs \
       ca-certificates curl \
+      postgresql-client \
       ${EXTRA_PACKAGES} \
  && rm -rf /var/lib/apt/lists/*
 

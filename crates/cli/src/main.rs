@@ -1,6 +1,7 @@
 //! `grundy`: one binary for the whole judge: the service and its workers, the catalogue tools,
 //! the sandbox and the judging engine.
 
+mod backup;
 mod explaining;
 mod games;
 mod judging;

@@ -131,6 +131,11 @@ pub struct ServeArgs {
     /// teachers), `open` (anyone), or `invitation` (whoever knows --invitation-code).
     #[arg(long, env = "GRUNDY_REGISTRATION", value_enum, default_value_t = RegistrationMode::Closed)]
     pub registration: RegistrationMode,
+    /// Accounts one client address may register in an hour while registration is `open` (0: no
+    /// limit). A class behind one address registers with an invitation code instead.
+    #[arg(long, env = "GRUNDY_REGISTRATIONS_PER_ADDRESS",
+          default_value_t = grundy_server::DEFAULT_REGISTRATIONS_PER_ADDRESS_HOUR)]
+    pub registrations_per_address: u32,
     /// The code `--registration invitation` asks for.
     #[arg(
         long,
@@ -348,6 +353,7 @@ pub fn serve(sandbox: &SandboxArgs, args: ServeArgs) -> Result<ExitCode> {
         secure_cookies: args.secure_cookies,
         trust_proxy: args.trust_proxy,
         login_throttle,
+        registrations_per_address_hour: args.registrations_per_address,
         event_streams_per_user: args.event_streams_per_user,
         package_bytes: args.max_package_mib.saturating_mul(1 << 20),
         token_days: args.token_days,
@@ -523,6 +529,12 @@ pub enum AdminCommand {
     /// The queue, verdicts, tests, compile cache, workers and HTTP requests, as a process with
     /// `--metrics-listen` shows them to Prometheus.
     Status(crate::status::StatusArgs),
+    /// Write the whole database to one file while the service runs (SQLite: a consistent copy;
+    /// PostgreSQL: pg_dump's custom format).
+    Backup(crate::backup::BackupArgs),
+    /// Put a backup into a data directory without a database, or an empty PostgreSQL database;
+    /// what was being judged when it was taken is queued again.
+    Restore(crate::backup::RestoreArgs),
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -543,6 +555,8 @@ pub fn admin(command: AdminCommand) -> Result<ExitCode> {
         } => create_user(name, role, data, print_token, password_stdin),
         AdminCommand::Memberships { data } => memberships_to_review(data),
         AdminCommand::Status(args) => crate::status::status(args),
+        AdminCommand::Backup(args) => crate::backup::backup(args),
+        AdminCommand::Restore(args) => crate::backup::restore(args),
     }
 }
 
