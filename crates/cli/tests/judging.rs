@@ -206,6 +206,21 @@ fn stopping_at_the_first_failure_changes_no_score() {
         };
         assert!(ran(&stopped) <= ran(&every), "{file}");
     }
+
+    // A program that loops costs one time limit on the samples and one in each subtask: the
+    // samples after one that ran out of time are skipped too (judged every test, it would take
+    // one time limit per test).
+    let (stopped, _) = judge("stones", "stones/loop.py", &["--stop-at-first-failure"]);
+    assert_eq!(stopped["verdict"], "time_limit", "{stopped}");
+    let tests = stopped["tests"].as_array().unwrap();
+    let ran: Vec<&str> = tests
+        .iter()
+        .filter(|t| t["verdict"] != "skipped")
+        .map(|t| t["name"].as_str().unwrap_or_default())
+        .collect();
+    let subtasks = stopped["subtasks"].as_array().unwrap().len();
+    assert_eq!(ran.len(), 1 + subtasks, "{ran:?}");
+    assert!(tests.len() > ran.len() + 5, "{}", tests.len());
 }
 
 #[test]

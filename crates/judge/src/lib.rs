@@ -716,6 +716,10 @@ impl Judge {
             reveal_tests: options.reveal_tests,
         };
         let mut scorer = Scorer::new(problem);
+        // Samples score nothing and each wrong one is worth reading, so they go on after a wrong
+        // answer; after a time limit they stop too: a program that loops would otherwise spend a
+        // time limit on every sample (six on Stones) before its subtasks stopped it.
+        let mut sample_ran_out = false;
         for (position, test) in tests.tests.iter().enumerate() {
             let name = test.group.test(problem, test.index);
             let _test = tracing::info_span!("test", test = %name).entered();
@@ -723,7 +727,8 @@ impl Judge {
                 Group::Subtask(s) => {
                     options.stop_subtask_at_first_failure && scorer.subtask_failed(s)
                 }
-                Group::Samples | Group::Personal => false,
+                Group::Samples => options.stop_subtask_at_first_failure && sample_ran_out,
+                Group::Personal => false,
             };
             let result = if stopped {
                 TestResult::skipped(name)
@@ -742,6 +747,7 @@ impl Judge {
                 )?
             };
             scorer.record(test.group, result.name.index, result.verdict);
+            sample_ran_out |= test.group == Group::Samples && result.verdict == Verdict::TimeLimit;
             on_event(&Event::Test(result.clone()));
             judgement.tests.push(result);
             // A subtask is complete at its last test.

@@ -1,0 +1,3 @@
+# Loops on every input: what a student's unfinished program often does.
+while True:
+    pass
