@@ -1,4 +1,4 @@
-//! A deadline burst at class size (40 students × 3 submissions within 10 s, mostly C and Python
+//! A deadline burst at class size (40 students × 2 submissions within 10 s, mostly C and Python
 //! with some C++): on SQLite with `grundy serve` judging in-process, and on PostgreSQL with two
 //! `grundy worker` processes, one killed halfway and restarted. Nothing is lost, each submission
 //! gets its expected verdict and score and is judged once (twice only if the kill cut its first
@@ -18,7 +18,7 @@ use common::{isolation_available, tool_available};
 fn scenario() -> Scenario {
     Scenario {
         students: 40,
-        per_student: 3,
+        per_student: 2,
         window: Duration::from_secs(10),
         mix: Mix::Light,
         lease_secs: 10,

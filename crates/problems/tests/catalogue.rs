@@ -1,5 +1,7 @@
 //! The whole built-in catalogue, verified as `grundy problems verify` does.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use grundy_problems::Catalogue;
 use grundy_problems::verify::verify;
 
@@ -12,10 +14,33 @@ fn every_builtin_problem_verifies() {
             "no built-in problem uses {family}"
         );
     }
+    // Problems verify independently: spread over the cores, reported in catalogue order. This
+    // is the suite's longest test, and it ran on one core while the others were done.
+    let problems: Vec<_> = catalogue.iter().collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut reports: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some(&problem) = problems.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        done.push((problem, verify(problem, &mut || {})));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("a verification thread panicked"))
+            .collect()
+    });
+    let position = |slug: &str| problems.iter().position(|p| p.slug() == slug);
+    reports.sort_by_key(|(problem, _)| position(problem.slug()));
     let mut failures = Vec::new();
     let mut digests = Vec::new();
-    for problem in catalogue.iter() {
-        let report = verify(problem, &mut || {});
+    for (problem, report) in reports {
         eprintln!(
             "{:<24} {:>3} tests {:>5} small positions {:>2} samples {:?} in {:.2?}",
             report.slug,
