@@ -482,7 +482,8 @@ pub enum Mix {
 }
 
 /// [`Mix::Deadline`]'s weights (out of 100); [`DEADLINE_NO_LOOPS`] must keep the same lengths in
-/// the same order, so that the plan's draws pick the same entries.
+/// the same order, so that the plan's draws pick the same entries. Dealt to 80 submissions (largest
+/// remainders by entry): 47 accepted, 16 wrong, 5 compile errors, 3 crashes, 9 looping.
 const DEADLINE: &[(&str, u32)] = &[
     ("cpp nim ok", 14),
     ("cpp stones ok", 12),
@@ -503,10 +504,9 @@ const DEADLINE: &[(&str, u32)] = &[
     ("python nim compile error", 2),
     ("c nim compile error", 1),
     ("cpp stones crash", 4),
-    ("cpp nim endless", 3),
-    ("cpp stones endless", 3),
-    ("python nim endless", 3),
-    ("python stones endless", 3),
+    ("cpp nim endless", 4),
+    ("cpp stones endless", 4),
+    ("python stones endless", 4),
 ];
 
 const DEADLINE_NO_LOOPS: &[(&str, u32)] = &[
@@ -529,10 +529,9 @@ const DEADLINE_NO_LOOPS: &[(&str, u32)] = &[
     ("python nim compile error", 2),
     ("c nim compile error", 1),
     ("cpp stones crash", 4),
-    ("cpp nim ok", 3),
-    ("cpp stones ok", 3),
-    ("python nim ok", 3),
-    ("python stones ok", 3),
+    ("cpp nim ok", 4),
+    ("cpp stones ok", 4),
+    ("python stones ok", 4),
 ];
 
 impl Mix {
@@ -2397,32 +2396,50 @@ impl Service {
         doc["id"].as_i64().context("an assignment id")
     }
 
-    /// Sends the kind named (see `KINDS`) for the assignment, under a comment naming `tag`; its
-    /// id.
-    pub fn submit(&self, token: &str, assignment: i64, kind: &str, tag: &str) -> Result<i64> {
+    /// Sends the kind named (see `KINDS`) for the assignment (none: practice), under a comment
+    /// naming `tag`; its id.
+    pub fn submit(
+        &self,
+        token: &str,
+        assignment: Option<i64>,
+        kind: &str,
+        tag: &str,
+    ) -> Result<i64> {
         let kind = find_kind(kind).with_context(|| format!("no kind {kind:?}"))?;
         let comment = if kind.language == "python3" {
             "#"
         } else {
             "//"
         };
-        let doc = self.runtime.block_on(self.api.post(
-            "/api/v1/submissions",
-            token,
-            &json!({
-                "problem": kind.problem,
-                "language": kind.language,
-                "source": format!("{comment} {tag}\n{}", kind.source),
-                "assignment": assignment,
-            }),
-            201,
-        ))?;
+        let mut body = json!({
+            "problem": kind.problem,
+            "language": kind.language,
+            "source": format!("{comment} {tag}\n{}", kind.source),
+        });
+        if let Some(assignment) = assignment {
+            body["assignment"] = json!(assignment);
+        }
+        let doc = self
+            .runtime
+            .block_on(self.api.post("/api/v1/submissions", token, &body, 201))?;
         doc["id"].as_i64().context("a submission id")
     }
 
     /// The expected verdict of the kind named.
     pub fn expected_verdict(kind: &str) -> Option<&'static str> {
         find_kind(kind).map(|k| k.verdict)
+    }
+
+    /// Judges one accepted C++ program, sent by the admin for practice, and waits for it: the
+    /// first C++ compile builds the precompiled headers, which a service past its first compile
+    /// has. Not counted, and nobody's in the class.
+    pub fn warm_up(&self) -> Result<()> {
+        let id = self.submit(&self.admin, None, "cpp nim ok", "warm-up")?;
+        let seen = self.follow(&[id], Duration::from_secs(600))?;
+        match seen[0].doc["verdict"].as_str() {
+            Some(AC) => Ok(()),
+            other => bail!("the warm-up was judged {other:?}"),
+        }
     }
 
     pub fn submission(&self, id: i64) -> Result<Value> {
