@@ -11,7 +11,9 @@
 //!   the source that was sent;
 //! - each ends `done` with its expected verdict and score (known from how its program was written
 //!   and from the problem's `problem.toml`) and exactly one result row per test of its problem
-//!   (none after a compilation error): no rows left from an attempt cut short, none twice;
+//!   (none after a compilation error): no rows left from an attempt cut short, none twice. The
+//!   assignment stops a subtask at its first failure: the tests after it still have their rows,
+//!   `skipped`, and a program that never ends runs only the samples and each subtask's first test;
 //! - judged once: the store counts claims (`attempts`). It is 1 for every submission, except for
 //!   exactly those the killed worker had claimed and not finished, where it is 2 (the lease ran
 //!   out and another worker judged it again: a re-run). The workers' logs show one claim
