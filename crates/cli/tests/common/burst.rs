@@ -11,7 +11,9 @@
 //!   the source that was sent;
 //! - each ends `done` with its expected verdict and score (known from how its program was written
 //!   and from the problem's `problem.toml`) and exactly one result row per test of its problem
-//!   (none after a compilation error): no rows left from an attempt cut short, none twice;
+//!   (none after a compilation error): no rows left from an attempt cut short, none twice. The
+//!   assignment stops a subtask at its first failure: the tests after it still have their rows,
+//!   `skipped`, and a program that never ends runs only the samples and each subtask's first test;
 //! - judged once: the store counts claims (`attempts`). It is 1 for every submission, except for
 //!   exactly those the killed worker had claimed and not finished, where it is 2 (the lease ran
 //!   out and another worker judged it again: a re-run). The workers' logs show one claim
@@ -407,6 +409,22 @@ const KINDS: &[Kind] = &[
         TLE,
         Passes::Nothing,
     ),
+    kind(
+        "python stones endless",
+        "stones",
+        "python3",
+        SPIN_PY,
+        TLE,
+        Passes::Nothing,
+    ),
+    kind(
+        "cpp stones endless",
+        "stones",
+        "cpp20",
+        SPIN_CPP,
+        TLE,
+        Passes::Nothing,
+    ),
     kind("c nim ok", "nim", "c", NIM_C, AC, Passes::All),
     kind("c stones ok", "stones", "c", STONES_C, AC, Passes::All),
     kind("c wythoff ok", "wythoff", "c", WYTHOFF_C, AC, Passes::All),
@@ -456,7 +474,67 @@ pub enum Mix {
     Cpp,
     /// Cheap to judge (mostly C and Python): for the CI-sized test, which checks behaviour only.
     Light,
+    /// A class's deadline as issue 30 describes it: C++, Python and some C, about 12 % programs
+    /// that loop on every test (a time limit), 20 % wrong answers, 6 % compile errors, 4 % crashes,
+    /// the rest accepted.
+    Deadline,
+    /// [`Mix::Deadline`] with each looping program replaced by an accepted one of the same
+    /// language and problem: the same draws, so the same students send at the same moments.
+    DeadlineNoLoops,
 }
+
+/// [`Mix::Deadline`]'s weights (out of 100); [`DEADLINE_NO_LOOPS`] must keep the same lengths in
+/// the same order, so that the plan's draws pick the same entries. Dealt to 80 submissions (largest
+/// remainders by entry): 47 accepted, 16 wrong, 5 compile errors, 3 crashes, 9 looping.
+const DEADLINE: &[(&str, u32)] = &[
+    ("cpp nim ok", 14),
+    ("cpp stones ok", 12),
+    ("cpp wythoff ok", 10),
+    ("python nim ok", 8),
+    ("python wythoff ok", 6),
+    ("python stones ok", 4),
+    ("c nim ok", 2),
+    ("c stones ok", 1),
+    ("c wythoff ok", 1),
+    ("cpp nim wrong", 5),
+    ("cpp wythoff wrong", 4),
+    ("cpp stones partial", 4),
+    ("python nim wrong", 5),
+    ("c nim wrong", 2),
+    ("cpp nim compile error", 2),
+    ("cpp stones compile error", 1),
+    ("python nim compile error", 2),
+    ("c nim compile error", 1),
+    ("cpp stones crash", 4),
+    ("cpp nim endless", 4),
+    ("cpp stones endless", 4),
+    ("python stones endless", 4),
+];
+
+const DEADLINE_NO_LOOPS: &[(&str, u32)] = &[
+    ("cpp nim ok", 14),
+    ("cpp stones ok", 12),
+    ("cpp wythoff ok", 10),
+    ("python nim ok", 8),
+    ("python wythoff ok", 6),
+    ("python stones ok", 4),
+    ("c nim ok", 2),
+    ("c stones ok", 1),
+    ("c wythoff ok", 1),
+    ("cpp nim wrong", 5),
+    ("cpp wythoff wrong", 4),
+    ("cpp stones partial", 4),
+    ("python nim wrong", 5),
+    ("c nim wrong", 2),
+    ("cpp nim compile error", 2),
+    ("cpp stones compile error", 1),
+    ("python nim compile error", 2),
+    ("c nim compile error", 1),
+    ("cpp stones crash", 4),
+    ("cpp nim ok", 4),
+    ("cpp stones ok", 4),
+    ("python stones ok", 4),
+];
 
 impl Mix {
     pub fn parse(text: &str) -> Option<Mix> {
@@ -464,6 +542,8 @@ impl Mix {
             "all" => Some(Mix::All),
             "cpp" => Some(Mix::Cpp),
             "light" => Some(Mix::Light),
+            "deadline" => Some(Mix::Deadline),
+            "deadline-no-loops" => Some(Mix::DeadlineNoLoops),
             _ => None,
         }
     }
@@ -473,6 +553,8 @@ impl Mix {
             Mix::All => "all",
             Mix::Cpp => "cpp",
             Mix::Light => "light",
+            Mix::Deadline => "deadline",
+            Mix::DeadlineNoLoops => "deadline-no-loops",
         }
     }
 
@@ -535,7 +617,16 @@ impl Mix {
                 ("cpp stones partial", 5),
                 ("cpp nim ok", 5),
             ],
+            Mix::Deadline => DEADLINE,
+            Mix::DeadlineNoLoops => DEADLINE_NO_LOOPS,
         }
+    }
+
+    /// Whether the kinds are dealt in exact proportions (and shuffled) rather than drawn one by
+    /// one: the deadline mixes, whose shares are the figure's premise and whose two variants
+    /// must differ only in the looping programs.
+    fn exact(self) -> bool {
+        matches!(self, Mix::Deadline | Mix::DeadlineNoLoops)
     }
 
     /// The languages this mix needs.
@@ -546,6 +637,12 @@ impl Mix {
             .map(|k| k.language)
             .collect()
     }
+}
+
+/// A program that fails every test of its problem by never ending: the kinds expected to time
+/// out and score nothing.
+fn fails_every_test(kind: &Kind) -> bool {
+    kind.verdict == TLE && matches!(kind.passes, Passes::Nothing)
 }
 
 fn find_kind(name: &str) -> Option<&'static Kind> {
@@ -683,6 +780,9 @@ pub struct Outcome {
     pub by_verdict: BTreeMap<&'static str, usize>,
     /// CPU of the tests' runs, summed from the results.
     pub test_cpu: Duration,
+    /// CPU of the runs that explained wrong answers (after their verdicts), from the
+    /// explanations.
+    pub explain_cpu: Duration,
     /// CPU of every sandboxed run, compiles included, from the supervisors' cgroups.
     pub sandbox_cpu: Option<Duration>,
     /// Busy CPU of the whole machine from the burst's start until the queue drained, and how
@@ -693,6 +793,9 @@ pub struct Outcome {
     pub judges: usize,
     /// Submissions judged twice because the kill cut their first attempt short.
     pub reruns: usize,
+    /// Each submission's expected verdict and its time to verdict (stored to judged, by the
+    /// server's clock).
+    pub turnaround: Vec<(&'static str, Duration)>,
 }
 
 impl Outcome {
@@ -703,6 +806,17 @@ impl Outcome {
     /// Submissions per minute if the cores did nothing but the sandboxed work, without a pause.
     pub fn limit_per_minute(&self) -> Option<f64> {
         let cpu = self.sandbox_cpu?.as_secs_f64();
+        (cpu > 0.0).then(|| self.submissions as f64 * 60.0 / (cpu / self.cores as f64))
+    }
+
+    /// As [`Outcome::limit_per_minute`], counting only what a verdict needs: compiles and the
+    /// tests run (up to each subtask's first failure), not the explanations of wrong answers
+    /// that follow their verdicts.
+    pub fn needed_limit_per_minute(&self) -> Option<f64> {
+        let cpu = self
+            .sandbox_cpu?
+            .saturating_sub(self.explain_cpu)
+            .as_secs_f64();
         (cpu > 0.0).then(|| self.submissions as f64 * 60.0 / (cpu / self.cores as f64))
     }
 
@@ -732,12 +846,15 @@ impl Outcome {
         ));
         match (self.sandbox_cpu, self.limit_per_minute()) {
             (Some(cpu), Some(limit)) => {
-                let rest = cpu.saturating_sub(self.test_cpu);
+                let rest = cpu
+                    .saturating_sub(self.test_cpu)
+                    .saturating_sub(self.explain_cpu);
                 lines.push(format!(
-                    "  sandboxed CPU {:.1} s: tests {:.1} s (from the results), compiles{} {:.1} s \
-                     ({:.0} ms per submission)",
+                    "  sandboxed CPU {:.1} s: tests {:.1} s (from the results), explanations {:.1} \
+                     s, compiles{} {:.1} s ({:.0} ms per submission)",
                     cpu.as_secs_f64(),
                     self.test_cpu.as_secs_f64(),
+                    self.explain_cpu.as_secs_f64(),
                     if self.reruns > 0 {
                         " and cut-short attempts"
                     } else {
@@ -753,6 +870,14 @@ impl Outcome {
                     limit,
                     self.judged_per_minute() / limit
                 ));
+                if let Some(needed) = self.needed_limit_per_minute() {
+                    lines.push(format!(
+                        "  physical limit of what verdicts need (compiles and tests run, not \
+                         explanations): {:.1} per minute; judged / limit = {:.2}",
+                        needed,
+                        self.judged_per_minute() / needed
+                    ));
+                }
             }
             _ => lines.push(format!(
                 "  tests' CPU {:.1} s; the sandbox's cgroups could not be read, so no limit",
@@ -802,6 +927,7 @@ struct Facts {
     points: BTreeMap<String, i64>,
     /// Samples and subtasks' tests.
     tests: usize,
+    samples: usize,
 }
 
 impl Facts {
@@ -841,6 +967,7 @@ impl Facts {
         Ok(Facts {
             points,
             tests: samples + tests,
+            samples,
         })
     }
 
@@ -912,19 +1039,28 @@ fn plan(scenario: &Scenario, available: &BTreeSet<String>) -> Result<(Vec<Planne
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let window_ms = scenario.window.as_millis().max(1) as u64;
+    let mut deck = if scenario.mix.exact() {
+        dealt(&weights, scenario.students * scenario.per_student, &mut rng)
+    } else {
+        Vec::new()
+    };
     let mut planned = Vec::new();
     for student in 0..scenario.students {
         for _ in 0..scenario.per_student {
-            let mut pick = rng.below(total);
-            let kind = weights
-                .iter()
-                .find(|(_, w)| {
-                    let hit = pick < *w;
-                    pick = pick.saturating_sub(*w);
-                    hit
-                })
-                .map(|(k, _)| *k)
-                .context("a weight to pick")?;
+            let kind = if scenario.mix.exact() {
+                deck.pop().context("a dealt kind")?
+            } else {
+                let mut pick = rng.below(total);
+                weights
+                    .iter()
+                    .find(|(_, w)| {
+                        let hit = pick < *w;
+                        pick = pick.saturating_sub(*w);
+                        hit
+                    })
+                    .map(|(k, _)| *k)
+                    .context("a weight to pick")?
+            };
             let comment = if kind.language == "python3" {
                 "#"
             } else {
@@ -943,6 +1079,29 @@ fn plan(scenario: &Scenario, available: &BTreeSet<String>) -> Result<(Vec<Planne
         }
     }
     Ok((planned, notes))
+}
+
+/// `n` kinds in the weights' proportions as nearly as whole numbers allow (largest remainders,
+/// ties to the earlier entry), shuffled.
+fn dealt(weights: &[(&'static Kind, u64)], n: usize, rng: &mut Rng) -> Vec<&'static Kind> {
+    let total: u64 = weights.iter().map(|(_, w)| w).sum();
+    let n = n as u64;
+    let mut counts: Vec<u64> = weights.iter().map(|(_, w)| w * n / total).collect();
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weights[i].1 * n % total));
+    let short = n - counts.iter().sum::<u64>();
+    for &i in order.iter().take(short as usize) {
+        counts[i] += 1;
+    }
+    let mut deck: Vec<&'static Kind> = weights
+        .iter()
+        .zip(&counts)
+        .flat_map(|((kind, _), &count)| std::iter::repeat_n(*kind, count as usize))
+        .collect();
+    for i in (1..deck.len()).rev() {
+        deck.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    deck
 }
 
 // ---- processes --------------------------------------------------------------------------------
@@ -1789,6 +1948,7 @@ async fn burst(
         by_language: BTreeMap::new(),
         by_verdict: BTreeMap::new(),
         test_cpu: Duration::ZERO,
+        explain_cpu: Duration::ZERO,
         sandbox_cpu: None,
         machine_busy: busy_after
             .zip(busy_before)
@@ -1797,6 +1957,7 @@ async fn burst(
         cores: 0,
         judges: 0,
         reruns: 0,
+        turnaround: Vec::new(),
     };
     for &plan in ids.values() {
         *outcome
@@ -1914,6 +2075,8 @@ async fn check(
         failures.push("the killed worker had no claim in flight when it died".to_owned());
     }
     let mut test_cpu_ms = 0;
+    let mut explain_cpu_ms = 0;
+    let mut outcome_turnaround = Vec::new();
     let (mut first_created, mut last_judged) = (i64::MAX, i64::MIN);
     let mut expected_cells: BTreeMap<(usize, &str), (i64, i64)> = BTreeMap::new();
     for (id, doc) in &docs {
@@ -1965,11 +2128,33 @@ async fn check(
                 positions.len()
             ));
         }
+        // A program that fails every test is stopped at each subtask's first test (the
+        // assignment does not run every test): it runs the samples and one test per subtask,
+        // and the rest of its rows say `skipped`.
+        if fails_every_test(p.kind) {
+            let ran = tests.iter().filter(|t| t["verdict"] != "skipped").count();
+            let expected_ran = fact.samples + fact.points.len();
+            if ran != expected_ran {
+                failures.push(format!(
+                    "{what}: {ran} tests run, expected {expected_ran} (the samples and each \
+                     subtask's first), the rest skipped"
+                ));
+            }
+        }
         test_cpu_ms += tests
             .iter()
             .filter_map(|t| t["cpu_ms"].as_i64())
             .sum::<i64>();
+        explain_cpu_ms += doc["explanation"]["cpu_ms"].as_i64().unwrap_or(0);
         let created = doc["created_at"].as_i64().unwrap_or(i64::MAX);
+        if let Some(judged_at) = doc["judged_at"].as_i64()
+            && judged_at >= created
+        {
+            outcome_turnaround.push((
+                p.kind.verdict,
+                Duration::from_millis((judged_at - created) as u64),
+            ));
+        }
         if created > due_at {
             failures.push(format!(
                 "{what}: made after the due time, so its expected score is wrong"
@@ -2003,6 +2188,8 @@ async fn check(
         }
     }
     outcome.reruns = cut_short.len();
+    outcome.turnaround = outcome_turnaround;
+    outcome.explain_cpu = Duration::from_millis(u64::try_from(explain_cpu_ms).unwrap_or(0));
     outcome.test_cpu = Duration::from_millis(u64::try_from(test_cpu_ms).unwrap_or(0));
     if last_judged > first_created {
         outcome.judge_span = Duration::from_millis((last_judged - first_created) as u64);
@@ -2069,4 +2256,253 @@ async fn check(
         }
     }
     Ok(())
+}
+
+// ---- a service for smaller scenarios ----------------------------------------------------------
+
+/// `grundy serve` on SQLite in a temporary directory with a given number of judges, its
+/// sandbox's CPU sampled, driven one request at a time: for the benchmark's scenarios that
+/// follow single submissions rather than a burst.
+#[derive(Debug)]
+pub struct Service {
+    runtime: tokio::runtime::Runtime,
+    api: Api,
+    admin: String,
+    data_args: Vec<String>,
+    cpu: Arc<SandboxCpu>,
+    _sampler: Sampler,
+    _serve: Proc,
+    _data: tempfile::TempDir,
+}
+
+/// What was seen of one submission followed until done.
+#[derive(Debug)]
+pub struct Followed {
+    pub doc: Value,
+    /// When it was first seen claimed (`judging`, or already `done`) and first seen `done`, by
+    /// polling every 50 ms.
+    pub claimed: Instant,
+    pub done: Instant,
+    /// Stored to judged, by the server's clock.
+    pub to_verdict: Duration,
+}
+
+impl Followed {
+    pub fn verdict(&self) -> &str {
+        self.doc["verdict"].as_str().unwrap_or("?")
+    }
+
+    /// The tests' CPU from the results, and how many tests were run (not skipped) of how many.
+    pub fn tests(&self) -> (Duration, usize, usize) {
+        let tests = self.doc["tests"].as_array().cloned().unwrap_or_default();
+        let cpu: i64 = tests.iter().filter_map(|t| t["cpu_ms"].as_i64()).sum();
+        let ran = tests.iter().filter(|t| t["verdict"] != "skipped").count();
+        (
+            Duration::from_millis(u64::try_from(cpu).unwrap_or(0)),
+            ran,
+            tests.len(),
+        )
+    }
+}
+
+impl Service {
+    pub fn start(judges: usize) -> Result<Service> {
+        let data = tempfile::tempdir().context("a data directory")?;
+        let data_dir = data
+            .path()
+            .to_str()
+            .context("a UTF-8 data directory")?
+            .to_owned();
+        let data_args = vec!["--data-dir".to_owned(), data_dir];
+        let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0", "--workers"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        args.push(judges.to_string());
+        args.extend_from_slice(&data_args);
+        let (serve, printed) = Proc::start("serve", &args, |l| l.starts_with("listening on "))?;
+        let cpu = Arc::new(SandboxCpu::new());
+        cpu.watch(serve.pid());
+        let url = printed
+            .iter()
+            .find_map(|l| l.strip_prefix("listening on "))
+            .context("the address")?
+            .trim()
+            .to_owned();
+        let admin = printed
+            .iter()
+            .find_map(|l| l.split("(shown only now): ").nth(1))
+            .context("a fresh database prints the first admin's token")?
+            .trim()
+            .to_owned();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("a runtime")?;
+        Ok(Service {
+            runtime,
+            api: Api::new(&url)?,
+            admin,
+            data_args,
+            _sampler: Sampler::start(cpu.clone()),
+            cpu,
+            _serve: serve,
+            _data: data,
+        })
+    }
+
+    /// A teacher and the named students, joined to a new course; the teacher's token, then the
+    /// students'.
+    pub fn class(&self, students: &[String]) -> Result<(String, i64, Vec<String>)> {
+        let mut users = vec![("class-teacher".to_owned(), "teacher")];
+        users.extend(students.iter().map(|s| (s.clone(), "student")));
+        let mut tokens = create_users(&self.data_args, &users)?;
+        let teacher = tokens.remove(0);
+        let course = self.runtime.block_on(self.api.post(
+            "/api/v1/courses",
+            &teacher,
+            &json!({ "title": "A class's load" }),
+            201,
+        ))?;
+        let course_id = course["id"].as_i64().context("a course id")?;
+        for token in &tokens {
+            self.runtime.block_on(self.api.post(
+                "/api/v1/courses/join",
+                token,
+                &json!({ "code": course["join_code"] }),
+                200,
+            ))?;
+        }
+        Ok((teacher, course_id, tokens))
+    }
+
+    /// An assignment of the course open now and due in an hour, with every problem of the burst;
+    /// `run_every_test` as given.
+    pub fn assignment(&self, teacher: &str, course: i64, run_every_test: bool) -> Result<i64> {
+        let now = now_ms();
+        let doc = self.runtime.block_on(self.api.post(
+            &format!("/api/v1/courses/{course}/assignments"),
+            teacher,
+            &json!({
+                "title": if run_every_test { "Every test run" } else { "Stopped at a failure" },
+                "opens_at": now - 60_000,
+                "due_at": now + 3_600_000,
+                "closes_at": now + 7_200_000,
+                "scoring": "best",
+                "feedback": "tests",
+                "run_every_test": run_every_test,
+                "problems": PROBLEMS,
+            }),
+            201,
+        ))?;
+        doc["id"].as_i64().context("an assignment id")
+    }
+
+    /// Sends the kind named (see `KINDS`) for the assignment (none: practice), under a comment
+    /// naming `tag`; its id.
+    pub fn submit(
+        &self,
+        token: &str,
+        assignment: Option<i64>,
+        kind: &str,
+        tag: &str,
+    ) -> Result<i64> {
+        let kind = find_kind(kind).with_context(|| format!("no kind {kind:?}"))?;
+        let comment = if kind.language == "python3" {
+            "#"
+        } else {
+            "//"
+        };
+        let mut body = json!({
+            "problem": kind.problem,
+            "language": kind.language,
+            "source": format!("{comment} {tag}\n{}", kind.source),
+        });
+        if let Some(assignment) = assignment {
+            body["assignment"] = json!(assignment);
+        }
+        let doc = self
+            .runtime
+            .block_on(self.api.post("/api/v1/submissions", token, &body, 201))?;
+        doc["id"].as_i64().context("a submission id")
+    }
+
+    /// The expected verdict of the kind named.
+    pub fn expected_verdict(kind: &str) -> Option<&'static str> {
+        find_kind(kind).map(|k| k.verdict)
+    }
+
+    /// Judges one accepted C++ program, sent by the admin for practice, and waits for it: the
+    /// first C++ compile builds the precompiled headers, which a service past its first compile
+    /// has. Not counted, and nobody's in the class.
+    pub fn warm_up(&self) -> Result<()> {
+        let id = self.submit(&self.admin, None, "cpp nim ok", "warm-up")?;
+        let seen = self.follow(&[id], Duration::from_secs(600))?;
+        match seen[0].doc["verdict"].as_str() {
+            Some(AC) => Ok(()),
+            other => bail!("the warm-up was judged {other:?}"),
+        }
+    }
+
+    pub fn submission(&self, id: i64) -> Result<Value> {
+        self.runtime.block_on(
+            self.api
+                .get(&format!("/api/v1/submissions/{id}"), &self.admin),
+        )
+    }
+
+    /// Polls each submission until all are done; what was seen of each, in the order given.
+    pub fn follow(&self, ids: &[i64], timeout: Duration) -> Result<Vec<Followed>> {
+        let deadline = Instant::now() + timeout;
+        let mut claimed: BTreeMap<i64, Instant> = BTreeMap::new();
+        let mut done: BTreeMap<i64, (Instant, Value)> = BTreeMap::new();
+        while done.len() < ids.len() {
+            if Instant::now() > deadline {
+                bail!(
+                    "{} of {} submissions done after {timeout:?}",
+                    done.len(),
+                    ids.len()
+                );
+            }
+            for &id in ids {
+                if done.contains_key(&id) {
+                    continue;
+                }
+                let doc = self.submission(id)?;
+                let now = Instant::now();
+                match doc["status"].as_str() {
+                    Some("judging") => {
+                        claimed.entry(id).or_insert(now);
+                    }
+                    Some("done") => {
+                        claimed.entry(id).or_insert(now);
+                        done.insert(id, (now, doc));
+                    }
+                    _ => {}
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        ids.iter()
+            .map(|id| {
+                let (at, doc) = done.remove(id).context("followed")?;
+                let to_verdict = match (doc["created_at"].as_i64(), doc["judged_at"].as_i64()) {
+                    (Some(c), Some(j)) if j >= c => Duration::from_millis((j - c) as u64),
+                    _ => bail!("submission {id}: no judged_at"),
+                };
+                Ok(Followed {
+                    claimed: claimed[id],
+                    done: at,
+                    to_verdict,
+                    doc,
+                })
+            })
+            .collect()
+    }
+
+    /// The CPU the sandbox has spent so far (compiles and runs), from the supervisors' cgroups.
+    pub fn sandbox_cpu(&self) -> Option<Duration> {
+        self.cpu.sample();
+        self.cpu.total()
+    }
 }
