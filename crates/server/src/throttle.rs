@@ -677,7 +677,11 @@ mod tests {
         let registrations =
             Registrations::new(3, 100, Clock::from_fn(move || read.load(Ordering::SeqCst)));
         let ok = || async { Ok::<(), Error>(()) };
-        let fails = || async { Err::<(), Error>(Error::Conflict("taken".into())) };
+        let fails = || async {
+            Err::<(), Error>(Error::Conflict(
+                "a user with this name already exists".into(),
+            ))
+        };
         for _ in 0..2 {
             registrations.guard(HOME, ok()).await.unwrap();
         }
