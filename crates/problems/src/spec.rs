@@ -25,7 +25,7 @@ pub const MAX_TEST_BYTES: u64 = crate::package::MAX_UNPACKED_BYTES;
 /// ([`crate::Problem::instances_within`]): what one response or page holds. Instances are
 /// answered by hand or pasted from a program run at home; the largest built-in draw comes to
 /// 16.7 MB (its large subtask's instances), and the bound leaves it half as much again (checked in
-/// `tests/bounds.rs`).
+/// `tests/problems/bounds.rs`).
 pub const MAX_INSTANCE_BYTES: u64 = 24 << 20;
 
 /// Whether `subtasks` keep within [`MAX_SUBTASKS`] and [`MAX_TESTS`]; the refusal in words.

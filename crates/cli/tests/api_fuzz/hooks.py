@@ -1,4 +1,4 @@
-# Loaded by schemathesis (SCHEMATHESIS_HOOKS) for crates/cli/tests/api_fuzz.rs.
+# Loaded by schemathesis (SCHEMATHESIS_HOOKS) for crates/cli/tests/cli/api_fuzz.rs.
 import schemathesis
 
 # Package uploads are zips sent as raw bytes; schemathesis knows no `application/zip`, so it

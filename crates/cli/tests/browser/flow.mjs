@@ -1,5 +1,5 @@
 // A student and a teacher in headless chromium against a running Grundy. Started by
-// crates/cli/tests/browser.rs, which passes everything through the environment:
+// crates/cli/tests/cli/browser.rs, which passes everything through the environment:
 //   GRUNDY_URL, GRUNDY_ARTIFACTS (screenshots go there), GRUNDY_SUM_PARITY (a Stones program
 //   answering by the parity of K), GRUNDY_CORRECT / GRUNDY_WRONG (C++
 //   files), GRUNDY_PACKAGE (a zip), GRUNDY_PACKAGE_SLUG, GRUNDY_TEACHER / GRUNDY_TEACHER_PASSWORD.

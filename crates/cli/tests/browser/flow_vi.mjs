@@ -2,7 +2,7 @@
 // in Asia/Ho_Chi_Minh, both with Vietnamese as their account's language. The teacher invites the
 // student by name; she accepts on her phone. Every page either meets
 // must be Vietnamese throughout (no label from the English table), declare `lang="vi"`, and fit
-// a 390 px and a 1,280 px window. Started by crates/cli/tests/browser.rs with GRUNDY_URL,
+// a 390 px and a 1,280 px window. Started by crates/cli/tests/cli/browser.rs with GRUNDY_URL,
 // GRUNDY_ARTIFACTS, GRUNDY_UI_DIR (the label tables), GRUNDY_CORRECT / GRUNDY_WRONG (C++ files),
 // GRUNDY_TEACHER / GRUNDY_TEACHER_PASSWORD.
 import { readFileSync } from "node:fs";

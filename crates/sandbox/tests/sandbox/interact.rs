@@ -1,7 +1,7 @@
 //! Runs wired to a peer: a conversation completes, and every way a program can misbehave (wait,
 //! stop reading, write without end, exit early) ends the run without holding the peer up.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

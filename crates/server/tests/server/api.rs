@@ -1,11 +1,11 @@
 //! The API in process, over a real port 0, on SQLite, without workers: the OpenAPI document and
 //! Swagger UI, password logins and cookie sessions with CSRF protection, answer instances, the
 //! rate limit, teachers' packages, variants and exports, and problems surviving a restart.
-//! Judging itself is covered end to end in `crates/cli/tests/service.rs`.
+//! Judging itself is covered end to end in `crates/cli/tests/cli/service.rs`.
 
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use common::{Server, promtool_accepts, zip_of};
 use grundy_problems::{Catalogue, ReadLimits};
@@ -18,7 +18,11 @@ use reqwest::header::{COOKIE, ORIGIN, SET_COOKIE};
 use serde_json::{Value, json};
 
 /// Tokens for the API tests.
-impl Server {
+trait ApiServer {
+    async fn user(&self, name: &str, role: Role) -> String;
+}
+
+impl ApiServer for Server {
     /// A user with a password and a token.
     async fn user(&self, name: &str, role: Role) -> String {
         let user = self.create_user(name, role).await;

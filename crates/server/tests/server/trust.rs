@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-mod common;
+use crate::common;
 
 use common::{Postgres, Server, zip_of};
 use grundy_judge::{TestName, Verdict};

@@ -2,14 +2,11 @@
 //! play perfectly, and on players that blunder, take the wrong side, never flush, write garbage,
 //! exit early, go on after the end or never read (tests/programs/play/<problem>/).
 
-mod common;
+use crate::common;
+use crate::serial;
 
 use common::{grundy, isolation_available, json, programs, sandbox_processes, tool_available};
 use serde_json::Value;
-use std::sync::Mutex;
-
-/// One judging at a time: the check that nothing is left running must see only its own runs.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 fn judge(problem: &str, program: &str) -> Value {
     let path = programs().join("play").join(problem).join(program);
@@ -56,7 +53,7 @@ fn perfect_players_win_every_game() {
     if !isolation_available("perfect_players_win_every_game") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let players = [
         ("nim-play", "perfect.c", "/usr/bin/gcc"),
         ("nim-play", "perfect.cpp", "/usr/bin/g++"),
@@ -95,7 +92,7 @@ fn every_misbehaviour_gets_its_verdict_and_nothing_is_left_running() {
     {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     // One mistake, in a game after the first: that game and move are named, the detail adds the
     // position and a correct move, and the transcript ends there.
     let judgement = judge("nim-play", "blunder.c");

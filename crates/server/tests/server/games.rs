@@ -2,7 +2,7 @@
 //! `/teach/games`; students may not; codes that make no sense are refused with the place of the
 //! fault. The problem's answers are checked against the test's own brute force of Dawson's chess.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 //! after a confirmation, the problem picker's order, the submissions filter by course and
 //! assignment, and the empty states.
 
-mod common;
+use crate::common;
 
 use common::{Postgres, Server};
 use grundy_server::domain::accounts;

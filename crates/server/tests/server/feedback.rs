@@ -7,12 +7,12 @@
 //!
 //! Judging is done by the test itself through the store's queue, with results as a worker would
 //! write them (the judge's own side of this is tested in `crates/judge` and
-//! `crates/cli/tests/judging.rs`).
+//! `crates/cli/tests/cli/judging.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-mod common;
+use crate::common;
 
 use common::{Postgres, Server, zip_of};
 use grundy_judge::{Shown, TestName, Verdict};

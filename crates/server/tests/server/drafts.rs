@@ -7,8 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::{Postgres, Server, zip_of};
 use grundy_server::{Clock, RequestLimits};

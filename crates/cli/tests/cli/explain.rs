@@ -5,7 +5,7 @@
 //! The smallest counterexamples below were found by a separate brute force over every small
 //! game (not by Grundy's search): Grundy's must be no bigger.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

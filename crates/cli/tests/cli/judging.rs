@@ -1,7 +1,7 @@
 //! `grundy judge` and `grundy run` on real solutions: correct ones in every language are
 //! accepted, wrong, slow and crashing ones get their verdicts, and the JSON has the promised shape.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,11 +2,11 @@
 //! no file outside its box, and leave the next run clean. One test walks all cases in order, since
 //! "nothing left running" can only be checked when no other run is under way.
 
-mod common;
+use crate::common;
+use crate::serial;
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::Mutex;
 
 use common::{
     grundy, isolation_available, json, programs, sandbox_leftovers, sandbox_processes,
@@ -32,16 +32,6 @@ struct Case {
 #[derive(Debug, Deserialize)]
 struct Cases {
     case: Vec<Case>,
-}
-
-/// The checks for leftovers see every sandboxed process on the machine, so the tests of this
-/// file take turns.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Host paths hostile programs try to create; none may exist afterwards.

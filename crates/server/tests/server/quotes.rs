@@ -7,14 +7,13 @@
 //!
 //! Judging is done by the test itself through the store's queue, with results as a worker writes
 //! them: the place in `message`, the quotes in `detail` where the judge keeps the test's data (a
-//! real worker on the same path is `crates/cli/tests/service.rs`).
+//! real worker on the same path is `crates/cli/tests/cli/service.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::{Postgres, Server};
 use grundy_judge::explain::{CertificateView, ExampleView, Explanation, WrongInstanceView};

@@ -2,7 +2,7 @@
 //! and the play page, signed out. The test's own Nim arithmetic, not the reference's, decides
 //! which moves win.
 
-mod common;
+use crate::common;
 
 use common::Server;
 use grundy_server::RequestLimits;

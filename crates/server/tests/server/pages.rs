@@ -8,11 +8,11 @@
 //! Requests are made as a browser makes them, but by hand: redirects are not followed (so 303s
 //! and `Location` can be checked), the session cookie is sent explicitly, and form posts carry
 //! the `Origin` and `Sec-Fetch-Site` a browser adds. What a real browser renders is covered by
-//! the browser test, judging by `crates/cli/tests/service.rs`.
+//! the browser test, judging by `crates/cli/tests/cli/service.rs`.
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 use common::{Server, textarea, unescape, zip_of};
 use grundy_server::domain::accounts;
@@ -49,7 +49,18 @@ async fn start(dir: &Path, registration: Registration) -> Server {
 }
 
 /// Signed-in users and requests as a browser makes them.
-impl Server {
+trait PagesServer {
+    async fn user(&self, name: &str, role: Role) -> Account;
+    async fn role_of(&self, name: &str) -> Option<Role>;
+    async fn submission(&self, id: i64) -> (Submission, String);
+    async fn submission_count(&self, user: &Account) -> usize;
+    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder;
+    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
+    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
+    fn cross_site_posts(&self, path: &str, cookie: Option<&str>) -> [RequestBuilder; 2];
+}
+
+impl PagesServer for Server {
     /// A user with the password `<name>-password`, signed in.
     async fn user(&self, name: &str, role: Role) -> Account {
         let user = self.create_user(name, role).await;

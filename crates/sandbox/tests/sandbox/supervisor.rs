@@ -1,7 +1,7 @@
 //! The supervisor as the judge talks to it: a broken request gets an internal-error report and
 //! costs nothing else; limits and statuses come back as documented.
 
-mod common;
+use crate::common;
 
 use common::{probe_binary, probe_run, root, shell, supervisor};
 use std::fs::OpenOptions;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use common::Server;
 use grundy_server::domain::accounts;
@@ -100,7 +100,15 @@ async fn send(request: RequestBuilder) -> Answer {
     }
 }
 
-impl Server {
+/// This file's ways of talking to the server (a trait, since other test modules add theirs).
+trait HardeningServer {
+    fn api_login(&self, name: &str, password: &str) -> RequestBuilder;
+    fn form(&self, path: &str, fields: &[(&str, &str)]) -> RequestBuilder;
+    fn page_login(&self, name: &str, password: &str) -> RequestBuilder;
+    fn register(&self, name: &str, password: &str) -> RequestBuilder;
+}
+
+impl HardeningServer for Server {
     fn api_login(&self, name: &str, password: &str) -> RequestBuilder {
         self.client
             .post(format!("{}/api/v1/login", self.url))

@@ -6,14 +6,14 @@
 //!
 //! Judging is done by the test itself through the store's queue (claim, record, finish) with
 //! the scores it chooses: this is about the coursework around the judge, which is covered end
-//! to end in `crates/cli/tests/service.rs` and the browser test.
+//! to end in `crates/cli/tests/cli/service.rs` and the browser test.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use common::{Postgres, Server};
 use grundy_judge::{TestName, Verdict};

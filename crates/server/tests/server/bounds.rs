@@ -5,8 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::{Postgres, Server, zip_of};
 use grundy_server::RequestLimits;

@@ -6,7 +6,7 @@
 //! page must be free of English labels. Both measure every page at 390 and 1,280 px.
 //! Screenshots land in `target/tmp/browser-artifacts/` and `target/tmp/browser-artifacts-vi/`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

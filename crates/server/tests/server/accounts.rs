@@ -1,7 +1,7 @@
 //! One's own account, tried from the side of whoever must be refused, on SQLite and PostgreSQL:
 //! what a new password ends (the sessions and tokens someone may have made with the old one).
 
-mod common;
+use crate::common;
 
 use common::{Postgres, Server};
 use grundy_server::{Clock, RequestLimits, SESSION_COOKIE};
@@ -17,7 +17,16 @@ enum As {
     Token(String),
 }
 
-impl Server {
+/// This file's ways of talking to the server (a trait, since other test modules add theirs).
+trait AccountsServer {
+    fn request(&self, method: Method, path: &str, who: &As) -> RequestBuilder;
+    async fn log_in(&self, name: &str, password: &str) -> As;
+    async fn make_token(&self, who: &As) -> As;
+    async fn signed_in(&self, who: &As) -> bool;
+    async fn change_password(&self, who: &As, current: &str, new: &str) -> StatusCode;
+}
+
+impl AccountsServer for Server {
     fn request(&self, method: Method, path: &str, who: &As) -> RequestBuilder {
         let request = self.client.request(method, format!("{}{path}", self.url));
         match who {

@@ -4,7 +4,7 @@
 //! `scripts/install-test-deps` into `<target>/test-tools/venv`; without it the test skips
 //! visibly, except in CI (`CI=true`), where its absence fails.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

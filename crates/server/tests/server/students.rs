@@ -10,8 +10,7 @@
 
 use std::time::Duration;
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::{Postgres, Server, textarea, unescape};
 use grundy_judge::Verdict;
@@ -93,7 +92,15 @@ impl Page {
     }
 }
 
-impl Server {
+/// This file's ways of talking to the server (a trait, since other test modules add theirs).
+trait StudentsServer {
+    async fn user(&self, name: &str, role: Role) -> Account;
+    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder;
+    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
+    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
+}
+
+impl StudentsServer for Server {
     async fn user(&self, name: &str, role: Role) -> Account {
         let user = self.create_user(name, role).await;
         let secret = accounts::start_session(&self.state.domain, user.id, None)

@@ -5,7 +5,8 @@
 //! spinner get their verdicts, a broken interactor is the judge's failure, and nothing is left
 //! running.
 
-mod common;
+use crate::common;
+use crate::serial;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -15,9 +16,6 @@ use common::{isolation_available, programs, sandbox_processes, service, tool_ava
 use grundy_judge::{Caches, Judge, Judgement, Languages, Options, Verdict};
 use grundy_problems::{Problem, ReadLimits, read_zip};
 use grundy_sandbox::{Sandbox, SupervisorCommand};
-
-/// One judging at a time: the check that nothing is left running must see only its own runs.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 fn source(name: &str) -> String {
     std::fs::read_to_string(programs().join("kattis").join(name)).unwrap()
@@ -69,7 +67,7 @@ fn a_c_interactor_judges_right_and_wrong_programs() {
     if !available("a_c_interactor_judges_right_and_wrong_programs") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let cache = tempfile::tempdir().unwrap();
     let mut judge_ = judge_with(cache.path());
     let problem = guess(&source("interactor.c"));
@@ -133,7 +131,7 @@ fn programs_that_misbehave_get_their_verdicts_and_nothing_is_left_running() {
     if !available("programs_that_misbehave_get_their_verdicts") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let cache = tempfile::tempdir().unwrap();
     let mut judge_ = judge_with(cache.path());
     let problem = guess(&source("interactor.c"));
@@ -214,7 +212,7 @@ fn a_looping_validator_costs_one_budget_and_forges_no_log_line() {
     if !isolation_available(test) || !tool_available(test, "/usr/bin/python3") {
         return;
     }
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let mut files = vec![
         (
             "problem.yaml".to_owned(),

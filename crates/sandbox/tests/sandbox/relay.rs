@@ -2,7 +2,7 @@
 //! every way either side can stop talking (a verdict, an early exit, waiting, flooding) ends
 //! both runs promptly, without holding the client up.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! the JSON API and its errors; on SQLite with in-process workers, and on PostgreSQL with
 //! separate `grundy worker` processes, one of them killed mid-judging.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
