@@ -773,6 +773,8 @@ pub struct Outcome {
     /// long that was.
     pub machine_busy: Option<Duration>,
     pub busy_window: Duration,
+    /// Where the machine's busy CPU went outside the sandboxed runs, over the same window.
+    pub outside: Option<Outside>,
     pub cores: usize,
     pub judges: usize,
     /// Submissions judged twice because the kill cut their first attempt short.
@@ -876,6 +878,16 @@ impl Outcome {
                 busy.as_secs_f64(),
                 self.busy_window.as_secs_f64() * self.cores as f64,
                 sandboxed.as_secs_f64(),
+            ));
+        }
+        if let Some(outside) = &self.outside {
+            lines.push(format!(
+                "  outside the sandboxed runs: grundy's own threads {:.1} s (HTTP, judging, checking, \
+                 storing), the supervisors {:.1} s (setting up and tearing down each run), this \
+                 benchmark's clients {:.1} s",
+                outside.grundy.as_secs_f64(),
+                outside.supervisors.as_secs_f64(),
+                outside.benchmark.as_secs_f64(),
             ));
         }
         if self.reruns > 0 {
@@ -1372,6 +1384,63 @@ fn machine_busy() -> Option<Duration> {
     Some(Duration::from_millis(busy.checked_mul(10)?))
 }
 
+/// CPU used outside the sandboxed runs, summed since each process started: grundy's processes
+/// (their own threads), their sandbox supervisors (the supervisor itself, not the runs it
+/// waits for) and this process.
+#[derive(Debug, Default, Clone)]
+pub struct Outside {
+    pub grundy: Duration,
+    pub supervisors: Duration,
+    pub benchmark: Duration,
+}
+
+impl Outside {
+    fn read(judging: &Judging) -> Outside {
+        let grundy: Vec<u32> = std::iter::once(judging.serve.pid())
+            .chain(judging.workers.iter().map(Proc::pid))
+            .collect();
+        let mut outside = Outside {
+            benchmark: own_cpu("self").unwrap_or_default(),
+            ..Outside::default()
+        };
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((ppid, cpu)) = stat_fields(&name) else {
+                continue;
+            };
+            if grundy.iter().any(|&p| p.to_string() == name) {
+                outside.grundy += cpu;
+            } else if grundy.contains(&ppid) {
+                outside.supervisors += cpu;
+            }
+        }
+        outside
+    }
+
+    fn since(&self, before: &Outside) -> Outside {
+        Outside {
+            grundy: self.grundy.saturating_sub(before.grundy),
+            supervisors: self.supervisors.saturating_sub(before.supervisors),
+            benchmark: self.benchmark.saturating_sub(before.benchmark),
+        }
+    }
+}
+
+/// The parent and the own CPU (user and system, every thread, not the children) of `/proc/<pid>`.
+fn stat_fields(pid: &str) -> Option<(u32, Duration)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may hold spaces: the fields follow the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ppid = fields.get(1)?.parse().ok()?;
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // USER_HZ: 100 ticks a second on every Linux ABI.
+    Some((ppid, Duration::from_millis(ticks * 10)))
+}
+
+fn own_cpu(pid: &str) -> Option<Duration> {
+    stat_fields(pid).map(|(_, cpu)| cpu)
+}
+
 /// Samples every quarter second until dropped.
 #[derive(Debug)]
 struct Sampler {
@@ -1812,6 +1881,7 @@ async fn burst(
     // The burst: one client per student, each sending its submissions at their planned times.
     let planned = Arc::new(planned);
     let busy_before = machine_busy();
+    let outside_before = Outside::read(judging);
     let start = Instant::now();
     let mut clients = tokio::task::JoinSet::new();
     for (student, token) in students.iter().enumerate() {
@@ -1920,6 +1990,7 @@ async fn burst(
         tokio::time::sleep(Duration::from_millis(500)).await;
     };
     let busy_after = machine_busy();
+    let outside = Outside::read(judging).since(&outside_before);
     let busy_window = start.elapsed();
 
     let mut outcome = Outcome {
@@ -1939,6 +2010,7 @@ async fn burst(
             .zip(busy_before)
             .map(|(a, b)| a.saturating_sub(b)),
         busy_window,
+        outside: Some(outside),
         cores: 0,
         judges: 0,
         reruns: 0,
