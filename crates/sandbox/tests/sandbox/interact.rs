@@ -66,6 +66,7 @@ fn sandbox() -> Sandbox {
 
 #[test]
 fn a_conversation_runs_to_its_end() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -88,6 +89,7 @@ fn a_conversation_runs_to_its_end() {
 
 #[test]
 fn a_program_that_waits_meets_the_idleness_limit() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -112,6 +114,7 @@ fn a_program_that_waits_meets_the_idleness_limit() {
 
 #[test]
 fn the_peer_can_stop_a_program_at_once() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -131,6 +134,7 @@ fn the_peer_can_stop_a_program_at_once() {
 
 #[test]
 fn a_program_that_stops_reading_never_blocks_the_peer() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -150,6 +154,7 @@ fn a_program_that_stops_reading_never_blocks_the_peer() {
 
 #[test]
 fn endless_output_ends_at_the_line_limit_or_the_peer() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -191,6 +196,7 @@ fn endless_output_ends_at_the_line_limit_or_the_peer() {
 
 #[test]
 fn an_early_exit_is_reported_with_its_status() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }

@@ -13,6 +13,7 @@ use grundy_sandbox::{Bind, RunKind, RunReport, Sandbox, Status};
 
 #[test]
 fn malformed_requests_cost_nothing_else() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -67,6 +68,7 @@ fn malformed_requests_cost_nothing_else() {
 
 #[test]
 fn statuses_limits_and_figures() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -172,6 +174,7 @@ fn call(name: &str) -> Option<RunReport> {
 /// personality are refused and leave the default in place.
 #[test]
 fn personality_keeps_the_default() {
+    let _turn = crate::serial();
     let Some(report) = call("personality") else {
         return;
     };
@@ -184,6 +187,7 @@ fn personality_keeps_the_default() {
 
 #[test]
 fn secret_memory_is_absent() {
+    let _turn = crate::serial();
     let Some(report) = call("memfd_secret") else {
         return;
     };
@@ -196,6 +200,7 @@ fn secret_memory_is_absent() {
 
 #[test]
 fn touching_the_segment_tables_ends_the_run() {
+    let _turn = crate::serial();
     let Some(report) = call("modify_ldt") else {
         return;
     };
@@ -226,6 +231,7 @@ fn shared_paths() -> Vec<&'static str> {
 /// a bit (`locked` against `free`) never appear.
 #[test]
 fn two_boxes_running_at_once_cannot_signal_through_locks() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -247,6 +253,8 @@ fn two_boxes_running_at_once_cannot_signal_through_locks() {
     holder.argv.push(input.to_str().unwrap().into());
     holder.argv.extend(shared.iter().map(|p| p.to_string()));
     holder.binds.push(Bind::same(dir.path()));
+    // It waits for the other box's whole run, which other tests' boxes may slow down.
+    holder.limits.wall_ms = 30_000;
     holder.stdin = Some(input.clone());
     let holding = std::thread::spawn(move || {
         let mut sandbox = Sandbox::start(&supervisor()).unwrap();
@@ -263,6 +271,10 @@ fn two_boxes_running_at_once_cannot_signal_through_locks() {
             Err(e) if e.raw_os_error() == Some(libc::ENXIO) && !holding.is_finished() => {
                 std::thread::yield_now()
             }
+            Err(e) if holding.is_finished() => panic!(
+                "the holding box ended before it got to its locks ({e}): {:?}",
+                holding.join()
+            ),
             Err(e) => panic!("the holding box never got to its locks: {e}"),
         }
     };
@@ -305,6 +317,7 @@ fn two_boxes_running_at_once_cannot_signal_through_locks() {
 /// timing of those opens: neither inotify nor dnotify is there for a program.
 #[test]
 fn a_box_cannot_watch_the_files_it_shares() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -327,6 +340,7 @@ fn a_box_cannot_watch_the_files_it_shares() {
 /// its locks (inside its own box, where the probe's child holds them and the parent sees them).
 #[test]
 fn a_toolchain_keeps_its_locks() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -347,6 +361,7 @@ fn a_toolchain_keeps_its_locks() {
 
 #[test]
 fn feedback_files_come_out_of_a_failed_run_only_when_asked() {
+    let _turn = crate::serial();
     if !root() {
         return;
     }
