@@ -3,11 +3,12 @@
 //! [`grundy_problems::explain::search`] finds, shrinks and explains the smallest one it gets
 //! wrong.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::time::{Duration, Instant};
 
 use grundy_problems::Problem;
-use grundy_problems::explain::{self, Attempt, Bounds, Explainer};
+use grundy_problems::explain::{self, Attempt, Bounds, Explainer, Misconception, Words};
 use grundy_problems::spec::CheckerKind;
 use grundy_sandbox::{Limits, RunReport, Status};
 use serde::{Deserialize, Serialize};
@@ -33,12 +34,39 @@ impl Default for Budget {
     }
 }
 
-/// A misconception as shown: its id, title and paragraph.
+/// A misconception as stored: its id, its title and paragraph in English, and the same in every
+/// other language it is written in, so that each reader gets her own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MisconceptionView {
     pub id: String,
     pub title: String,
     pub text: String,
+    /// By language code; absent from explanations stored before the translations were written.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: BTreeMap<String, Words>,
+}
+
+impl MisconceptionView {
+    fn of(misconception: Misconception, family: &str) -> MisconceptionView {
+        MisconceptionView {
+            id: misconception.id.to_owned(),
+            title: misconception.title.to_owned(),
+            text: misconception.text.to_owned(),
+            translations: misconception.translations(family),
+        }
+    }
+
+    /// Its title and paragraph in the language `code`; English where it is not written in
+    /// that language or was stored before it was.
+    pub fn words(&self, code: &str) -> Words {
+        self.translations
+            .get(code)
+            .cloned()
+            .unwrap_or_else(|| Words {
+                title: self.title.clone(),
+                text: self.text.clone(),
+            })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,7 +127,8 @@ pub struct ExampleView {
 }
 
 impl Explanation {
-    pub fn from_finding(finding: explain::Finding, cpu_ms: u64) -> Explanation {
+    /// `family`: the problem's, whose words the misconception is named in.
+    pub fn from_finding(finding: explain::Finding, family: &str, cpu_ms: u64) -> Explanation {
         let found = finding.counterexample;
         Explanation {
             position: found.as_ref().map(|c| c.position.clone()),
@@ -109,13 +138,10 @@ impl Explanation {
                 en: c.certificate.en.clone(),
                 vi: c.certificate.vi.clone(),
             }),
-            misconception: found.as_ref().and_then(|c| c.misconception).map(|m| {
-                MisconceptionView {
-                    id: m.id.to_owned(),
-                    title: m.title.to_owned(),
-                    text: m.text.to_owned(),
-                }
-            }),
+            misconception: found
+                .as_ref()
+                .and_then(|c| c.misconception)
+                .map(|m| MisconceptionView::of(m, family)),
             large: found.as_ref().is_some_and(|c| c.large),
             runs: finding.runs,
             cpu_ms,
@@ -130,7 +156,7 @@ impl Explanation {
     pub fn of_answers(
         problem: &Problem,
         instances: &[grundy_problems::Instance],
-        answers: &std::collections::BTreeMap<String, String>,
+        answers: &BTreeMap<String, String>,
     ) -> Option<Explanation> {
         let explainer = problem.explainer()?;
         let answered: Vec<(String, String, String)> = instances
@@ -156,11 +182,7 @@ impl Explanation {
             expected: Some(first.expected.clone()),
             got: Some(first.got.clone()),
             certificate: Some(certificate(&first.certificate)),
-            misconception: misconception.map(|m| MisconceptionView {
-                id: m.id.to_owned(),
-                title: m.title.to_owned(),
-                text: m.text.to_owned(),
-            }),
+            misconception: misconception.map(|m| MisconceptionView::of(m, &problem.spec.family)),
             large: false,
             runs: 0,
             cpu_ms: 0,
@@ -382,7 +404,47 @@ impl Judge {
         }
         Ok(Explanation::from_finding(
             finding,
+            &problem.spec.family,
             runner.cpu.as_millis() as u64,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(family: &str, id: &str) -> MisconceptionView {
+        let explainer = grundy_problems::families::by_name(family).unwrap();
+        let misconception = explainer
+            .explainer()
+            .unwrap()
+            .misconceptions()
+            .into_iter()
+            .find(|m| m.id == id)
+            .unwrap();
+        MisconceptionView::of(misconception, family)
+    }
+
+    #[test]
+    fn a_misconception_is_stored_in_every_language_and_read_in_the_readers() {
+        // Four families name `sum-parity`, each in its own words.
+        let nim = named("nim", "sum-parity");
+        let misere = named("misere-nim", "sum-parity");
+        assert_eq!(nim.words("en").title, nim.title);
+        assert!(nim.words("vi").text.contains("que diêm"), "{nim:?}");
+        assert!(misere.words("vi").text.contains("John"), "{misere:?}");
+        assert_ne!(nim.words("vi").text, misere.words("vi").text);
+        // A language it is not written in reads as English.
+        assert_eq!(nim.words("fr").text, nim.text);
+        // Stored and read back, with the explanations stored before the translations.
+        let stored = serde_json::to_string(&nim).unwrap();
+        assert_eq!(
+            serde_json::from_str::<MisconceptionView>(&stored).unwrap(),
+            nim
+        );
+        let before: MisconceptionView =
+            serde_json::from_str(r#"{"id":"sum-parity","title":"T","text":"X"}"#).unwrap();
+        assert_eq!(before.words("vi").title, "T");
     }
 }

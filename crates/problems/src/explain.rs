@@ -7,7 +7,11 @@
 //! through those games within a budget; the judge gives it a sandboxed program, tests give it a
 //! plain function.
 
+use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
 
 use crate::check::CheckOutcome;
 use crate::family::Family;
@@ -20,6 +24,66 @@ pub struct Misconception {
     pub title: &'static str,
     /// One paragraph for the student: what the strategy does and why it fails.
     pub text: &'static str,
+}
+
+/// The languages a misconception is written in: English, the constants' own, then one table per
+/// other language (`explain/<code>.toml`), keyed by id. An id that several families word apart
+/// (`sum-parity`) holds one sub-table per family name. A third language is one more table here.
+const TABLES: &[(&str, &str)] = &[("vi", include_str!("explain/vi.toml"))];
+
+/// Every language a misconception is written in, English first.
+pub fn languages() -> impl Iterator<Item = &'static str> {
+    std::iter::once("en").chain(TABLES.iter().map(|(code, _)| *code))
+}
+
+static TRANSLATIONS: LazyLock<BTreeMap<&'static str, toml::Table>> = LazyLock::new(|| {
+    TABLES
+        .iter()
+        .map(|(code, text)| {
+            let table = text
+                .parse::<toml::Table>()
+                .unwrap_or_else(|e| panic!("explain/{code}.toml: {e}"));
+            (*code, table)
+        })
+        .collect()
+});
+
+/// A misconception's title and paragraph in one language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Words {
+    pub title: String,
+    pub text: String,
+}
+
+impl Misconception {
+    /// Its title and paragraph in the language `code`, as a problem of `family` names it;
+    /// `None` for a language it is not written in (a test walks every misconception of every
+    /// family in every language of [`languages`]).
+    pub fn words(&self, family: &str, code: &str) -> Option<Words> {
+        if code == "en" {
+            return Some(Words {
+                title: self.title.to_owned(),
+                text: self.text.to_owned(),
+            });
+        }
+        let entry = TRANSLATIONS.get(code)?.get(self.id)?.as_table()?;
+        let entry = match entry.get("title") {
+            Some(_) => entry,
+            None => entry.get(family)?.as_table()?,
+        };
+        Some(Words {
+            title: entry.get("title")?.as_str()?.to_owned(),
+            text: entry.get("text")?.as_str()?.to_owned(),
+        })
+    }
+
+    /// Its words in every language besides English, by language code.
+    pub fn translations(&self, family: &str) -> BTreeMap<String, Words> {
+        languages()
+            .skip(1)
+            .filter_map(|code| Some((code.to_owned(), self.words(family, code)?)))
+            .collect()
+    }
 }
 
 /// Answering every position alike; recognised for every family, with no solver of its own.
@@ -808,8 +872,166 @@ pub(crate) mod testing;
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
     use crate::families;
+
+    /// Words of English prose that no Vietnamese sentence uses; notation (Nim, mex, xor, W, L,
+    /// the games' names, the answers programs print) is not among them.
+    const ENGLISH: &[&str] = &[
+        "the",
+        "and",
+        "of",
+        "is",
+        "are",
+        "was",
+        "which",
+        "when",
+        "where",
+        "with",
+        "from",
+        "that",
+        "this",
+        "each",
+        "every",
+        "player",
+        "players",
+        "wins",
+        "win",
+        "loses",
+        "lose",
+        "move",
+        "moves",
+        "pile",
+        "piles",
+        "program",
+        "answer",
+        "answers",
+        "position",
+        "positions",
+        "because",
+        "but",
+        "not",
+        "first",
+        "second",
+        "only",
+        "whatever",
+        "game",
+        "games",
+        "takes",
+        "take",
+        "stones",
+        "value",
+        "values",
+        "rule",
+        "should",
+        "must",
+        "into",
+        "there",
+        "their",
+        "its",
+        "it",
+        "one",
+        "two",
+        "three",
+        "as",
+        "by",
+        "for",
+        "if",
+        "or",
+        "at",
+    ];
+
+    fn english_in(text: &str) -> Vec<&'static str> {
+        // A word in capitals is an answer a program prints (WIN, YES), not prose.
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() < 2 || w.chars().any(char::is_lowercase))
+            .map(str::to_lowercase)
+            .collect();
+        ENGLISH
+            .iter()
+            .copied()
+            .filter(|w| words.iter().any(|x| x == w))
+            .collect()
+    }
+
+    #[test]
+    fn the_english_detector_finds_prose_but_not_notation() {
+        assert_eq!(
+            english_in("Người đi trước thắng khi tổng nim khác 0 (mex, xor, Nim, W, L)."),
+            Vec::<&str>::new()
+        );
+        assert_eq!(english_in("Người đi trước wins."), vec!["wins"]);
+        assert_eq!(english_in("Chương trình in WIN."), Vec::<&str>::new());
+        assert_eq!(english_in("The tổng"), vec!["the"]);
+    }
+
+    /// Every misconception a problem can name, with the family that names it: each family by
+    /// name and every built-in problem (the octal games' misconceptions follow their rules).
+    fn every_misconception() -> Vec<(String, Misconception)> {
+        let mut all = Vec::new();
+        for name in families::names() {
+            let Some(family) = families::by_name(name) else {
+                continue;
+            };
+            if let Some(explainer) = family.explainer() {
+                for m in explainer.misconceptions() {
+                    all.push((name.to_owned(), m));
+                }
+            }
+        }
+        for problem in crate::Catalogue::builtin().unwrap().iter() {
+            if let Some(explainer) = problem.explainer() {
+                for m in explainer.misconceptions() {
+                    all.push((problem.spec.family.clone(), m));
+                }
+            }
+        }
+        all.sort_by(|a, b| (a.0.as_str(), a.1.id).cmp(&(b.0.as_str(), b.1.id)));
+        all.dedup_by(|a, b| a.0 == b.0 && a.1.id == b.1.id);
+        all
+    }
+
+    #[test]
+    fn every_misconception_is_written_in_every_language_without_english_in_the_others() {
+        let all = every_misconception();
+        assert!(all.len() > 40, "{}", all.len());
+        let mut missing = Vec::new();
+        let mut english = Vec::new();
+        for (family, m) in &all {
+            for code in languages() {
+                let Some(words) = m.words(family, code) else {
+                    missing.push(format!("{family}/{} in {code}", m.id));
+                    continue;
+                };
+                assert!(!words.title.trim().is_empty() && !words.text.trim().is_empty());
+                if code != "en" {
+                    assert_ne!(words.text, m.text, "{family}/{} in {code}", m.id);
+                    let found = english_in(&format!("{} {}", words.title, words.text));
+                    if !found.is_empty() {
+                        english.push(format!("{family}/{} in {code}: {found:?}", m.id));
+                    }
+                }
+            }
+        }
+        assert!(missing.is_empty(), "not written: {missing:#?}");
+        assert!(english.is_empty(), "English left: {english:#?}");
+    }
+
+    #[test]
+    fn every_table_entry_belongs_to_a_misconception() {
+        let ids: BTreeSet<&str> = every_misconception().iter().map(|(_, m)| m.id).collect();
+        for (code, table) in TRANSLATIONS.iter() {
+            for id in table.keys() {
+                assert!(
+                    ids.contains(id.as_str()),
+                    "explain/{code}.toml: {id} names nothing"
+                );
+            }
+        }
+    }
 
     /// A Nim "program": each line `M p_1 … p_M` answered by `rule`.
     fn nim_program(rule: impl Fn(&[u64]) -> bool) -> impl FnMut(&str) -> Attempt {

@@ -156,8 +156,9 @@ function follow(section) {
     text("explanation-position", found.position);
     text("explanation-expected", found.expected);
     text("explanation-got", found.got);
-    text("explanation-why", found.certificate?.en);
-    text("explanation-why-vi", found.certificate?.vi);
+    // The certificate in the page's language (the stream gives both).
+    const lang = document.documentElement.lang === "vi" ? "vi" : "en";
+    text("explanation-why", found.certificate?.[lang]);
     document.getElementById("explanation-found").hidden = found.position == null;
     document.getElementById("explanation-nothing").hidden = found.position != null;
     const misconception = found.misconception;

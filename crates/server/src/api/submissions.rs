@@ -231,7 +231,10 @@ pub(super) async fn events(
                     // Free before the last event: whoever reads it may follow another at once.
                     drop(slot);
                     let _ = tx
-                        .send(event("explanation", &json!(ExplanationView::from(found))))
+                        .send(event(
+                            "explanation",
+                            &json!(ExplanationView::of(found, locale)),
+                        ))
                         .await;
                     return;
                 }

@@ -760,7 +760,7 @@ impl SubmissionDetail {
                 .into_iter()
                 .map(|t| TestView::of(t, locale))
                 .collect(),
-            explanation: detail.explanation.map(ExplanationView::from),
+            explanation: detail.explanation.map(|e| ExplanationView::of(e, locale)),
             subtasks: detail
                 .subtasks
                 .into_iter()
@@ -819,7 +819,7 @@ pub struct CertificateView {
     pub vi: String,
 }
 
-/// A classic wrong strategy the program's answers agree with.
+/// A classic wrong strategy the program's answers agree with, in the reader's language.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MisconceptionView {
     /// A stable id teaching material refers to, e.g. `sum-parity`.
@@ -828,8 +828,8 @@ pub struct MisconceptionView {
     pub text: String,
 }
 
-impl From<Explanation> for ExplanationView {
-    fn from(e: Explanation) -> ExplanationView {
+impl ExplanationView {
+    pub fn of(e: Explanation, locale: Locale) -> ExplanationView {
         ExplanationView {
             position: e.position,
             expected: e.expected,
@@ -837,10 +837,13 @@ impl From<Explanation> for ExplanationView {
             certificate: e
                 .certificate
                 .map(|c| CertificateView { en: c.en, vi: c.vi }),
-            misconception: e.misconception.map(|m| MisconceptionView {
-                id: m.id,
-                title: m.title,
-                text: m.text,
+            misconception: e.misconception.map(|m| {
+                let words = m.words(locale.code());
+                MisconceptionView {
+                    id: m.id,
+                    title: words.title,
+                    text: words.text,
+                }
             }),
             large: e.large,
             runs: e.runs,

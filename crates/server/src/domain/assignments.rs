@@ -289,16 +289,19 @@ pub async fn gradebook(domain: &Domain, user: &User, id: i64) -> Result<Gradeboo
         &submissions,
         &max_scores,
     );
-    book.misconceptions = class_misconceptions(domain, &assignment, &students).await?;
+    let code = crate::locale::for_caller(Some(user)).code();
+    book.misconceptions = class_misconceptions(domain, &assignment, &students, code).await?;
     Ok(book)
 }
 
 /// The misconceptions named in the explanations of an assignment's submissions: for each, the
-/// problems and the students (of the course now), most students first.
+/// problems and the students (of the course now), most students first; titled in the language
+/// `code`.
 async fn class_misconceptions(
     domain: &Domain,
     assignment: &Assignment,
     students: &[Member],
+    code: &str,
 ) -> Result<Vec<ClassMisconception>> {
     let names: BTreeMap<i64, &str> = students
         .iter()
@@ -323,10 +326,16 @@ async fn class_misconceptions(
             .problems
             .iter()
             .filter_map(|slug| domain.problems.get(slug))
-            .filter_map(|entry| entry.problem.explainer().map(|e| e.misconceptions()))
-            .flatten()
-            .find(|m| m.id == id)
-            .map_or_else(|| id.to_owned(), |m| m.title.to_owned())
+            .find_map(|entry| {
+                let named = entry
+                    .problem
+                    .explainer()?
+                    .misconceptions()
+                    .into_iter()
+                    .find(|m| m.id == id)?;
+                named.words(&entry.problem.spec.family, code)
+            })
+            .map_or_else(|| id.to_owned(), |words| words.title)
     };
     let mut table: Vec<ClassMisconception> = found
         .into_iter()

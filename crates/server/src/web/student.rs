@@ -887,22 +887,29 @@ struct ExplanationLine {
     position: String,
     expected: String,
     got: String,
-    why_en: String,
-    why_vi: String,
+    /// The certificate in the reader's language.
+    why: String,
     misconception_id: String,
     misconception_title: String,
     misconception_text: String,
 }
 
 impl ExplanationLine {
-    fn of(explanation: Option<Explanation>) -> ExplanationLine {
+    /// In the language `code` of the page.
+    fn of(explanation: Option<Explanation>, code: &str) -> ExplanationLine {
         let Some(e) = explanation else {
             return ExplanationLine::default();
         };
-        let (why_en, why_vi) = e.certificate.map(|c| (c.en, c.vi)).unwrap_or_default();
+        let why = e
+            .certificate
+            .map(|c| if code == "vi" { c.vi } else { c.en })
+            .unwrap_or_default();
         let (misconception_id, misconception_title, misconception_text) = e
             .misconception
-            .map(|m| (m.id, m.title, m.text))
+            .map(|m| {
+                let words = m.words(code);
+                (m.id, words.title, words.text)
+            })
             .unwrap_or_default();
         ExplanationLine {
             shown: true,
@@ -911,8 +918,7 @@ impl ExplanationLine {
             position: e.position.unwrap_or_default(),
             expected: e.expected.unwrap_or_default(),
             got: e.got.unwrap_or_default(),
-            why_en,
-            why_vi,
+            why,
             misconception_id,
             misconception_title,
             misconception_text,
@@ -1058,7 +1064,7 @@ pub(super) async fn submission_page(
         })),
         groups_json: script_json(&groups),
         source: detail.source,
-        explanation: ExplanationLine::of(detail.explanation),
+        explanation: ExplanationLine::of(detail.explanation, ui.code),
         answers_withheld: detail.answers_withheld,
         resubmit,
         frame,

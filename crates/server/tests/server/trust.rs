@@ -15,6 +15,7 @@ use crate::common;
 use common::{Postgres, Server, zip_of};
 use grundy_judge::{TestName, Verdict};
 use grundy_server::domain::accounts;
+use grundy_server::locale::Locale;
 use grundy_server::{Clock, RequestLimits, SESSION_COOKIE};
 use grundy_store::{MemberOrigin, MemberRole, Outcome, Role, Store, TestRow, User};
 use reqwest::header::{COOKIE, ORIGIN};
@@ -623,6 +624,7 @@ impl World {
 /// A worker's explanation of a Nim-like wrong answer, as it stores it after the verdict.
 fn explanation_body() -> String {
     use grundy_judge::explain::{CertificateView, Explanation, MisconceptionView};
+    use grundy_problems::explain::Words;
     serde_json::to_string(&Explanation {
         position: Some("1\n1\n".into()),
         expected: Some("Brother".into()),
@@ -635,6 +637,14 @@ fn explanation_body() -> String {
             id: "sum-parity".into(),
             title: "The parity of the total".into(),
             text: "…".into(),
+            translations: [(
+                "vi".to_owned(),
+                Words {
+                    title: "Tính chẵn lẻ của tổng".into(),
+                    text: "…".into(),
+                },
+            )]
+            .into(),
         }),
         large: false,
         runs: 3,
@@ -742,7 +752,8 @@ async fn explanations(store: Store) {
         !html.contains("data-misconception"),
         "a student's page has no class table"
     );
-    // The submission page: the explanation for the student at `tests`, nothing at `verdict`.
+    // The submission page: the explanation for the student at `tests`, nothing at `verdict`,
+    // once, in her language.
     let (_, html) = world
         .page(&format!("/submissions/{sams_homework}"), &sam)
         .await;
@@ -750,7 +761,27 @@ async fn explanations(store: Store) {
         html.contains(r#"<code id="misconception-id">sum-parity</code>"#),
         "{html}"
     );
+    assert!(html.contains("John loses: one box"), "{html}");
+    assert!(html.contains("The parity of the total"), "{html}");
+    assert!(
+        !html.contains("John thua."),
+        "one certificate, hers: {html}"
+    );
+    accounts::set_locale(&world.server.state.domain, &sam.user, Some(Locale::Vi))
+        .await
+        .unwrap();
+    let (_, html) = world
+        .page(&format!("/submissions/{sams_homework}"), &sam)
+        .await;
     assert!(html.contains("John thua."), "{html}");
+    assert!(html.contains("Tính chẵn lẻ của tổng"), "{html}");
+    assert!(!html.contains("John loses"), "{html}");
+    assert!(!html.contains("The parity of the total"), "{html}");
+    let (_, seen) = world.submission(&sam, sams_homework).await;
+    assert_eq!(
+        seen["explanation"]["misconception"]["title"], "Tính chẵn lẻ của tổng",
+        "the API in her language: {seen}"
+    );
     let (_, html) = world.page(&format!("/submissions/{sams_quiz}"), &sam).await;
     assert!(!html.contains("John thua."), "{html}");
 
