@@ -66,7 +66,6 @@ fn sandbox() -> Sandbox {
 
 #[test]
 fn a_conversation_runs_to_its_end() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -89,7 +88,6 @@ fn a_conversation_runs_to_its_end() {
 
 #[test]
 fn a_program_that_waits_meets_the_idleness_limit() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -114,7 +112,6 @@ fn a_program_that_waits_meets_the_idleness_limit() {
 
 #[test]
 fn the_peer_can_stop_a_program_at_once() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -134,7 +131,6 @@ fn the_peer_can_stop_a_program_at_once() {
 
 #[test]
 fn a_program_that_stops_reading_never_blocks_the_peer() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -154,7 +150,6 @@ fn a_program_that_stops_reading_never_blocks_the_peer() {
 
 #[test]
 fn endless_output_ends_at_the_line_limit_or_the_peer() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -196,7 +191,6 @@ fn endless_output_ends_at_the_line_limit_or_the_peer() {
 
 #[test]
 fn an_early_exit_is_reported_with_its_status() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }

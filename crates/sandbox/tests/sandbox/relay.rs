@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use common::{root, shell, supervisor};
 use grundy_sandbox::{Party, RelayEnding, RelayLimits, Relayed, RunReport, Sandbox, Status};
 
-/// Idleness counts from the start, boxes' start-up included: on a loaded machine a box took
-/// more than half a second to start, and a 500 ms limit then ended runs that had not begun.
+/// Idleness counts from the start, boxes' start-up included. With both cores kept busy by other
+/// work, 500 ms ended the early-exit test before either side had ended (twice in some thirty
+/// runs); 2 s has not.
 const LIMITS: RelayLimits = RelayLimits {
     idle: Duration::from_secs(2),
     keep: 64,
@@ -42,7 +43,6 @@ fn relay(program: &str, interactor: &str) -> (Relayed, Duration) {
 
 #[test]
 fn a_conversation_runs_to_the_interactors_verdict() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -65,7 +65,6 @@ fn a_conversation_runs_to_the_interactors_verdict() {
 
 #[test]
 fn a_rejection_stops_the_program_at_once() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -79,7 +78,6 @@ fn a_rejection_stops_the_program_at_once() {
 
 #[test]
 fn an_acceptance_lets_the_program_finish() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -96,7 +94,6 @@ fn an_acceptance_lets_the_program_finish() {
 
 #[test]
 fn an_early_exit_ends_the_interactors_input() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -109,7 +106,6 @@ fn an_early_exit_ends_the_interactors_input() {
 
 #[test]
 fn two_sides_waiting_for_each_other_meet_the_idleness_limit() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
@@ -124,7 +120,6 @@ fn two_sides_waiting_for_each_other_meet_the_idleness_limit() {
 
 #[test]
 fn a_flood_nobody_reads_never_blocks_the_client() {
-    let _turn = crate::serial();
     if !root() {
         return;
     }
