@@ -756,8 +756,8 @@ pub fn explain_answers(
 /// A small game on which `misconception`, which a student's answers agree with, goes wrong, for
 /// a reader who may not see the expected answers of the student's own instances: the smallest of
 /// [`Explainer::small_games`] that is no game of `theirs` (the student's instances, each an input
-/// in the problem's format), with the answer the misconception gives there and the certificate
-/// against it. `constant` is the answer of [`ALWAYS_FIRST`], the one the student gave everywhere.
+/// in the problem's format) and whose certificate proves none of theirs, with the answer the
+/// misconception gives there and the certificate against it. `constant` is the answer of [`ALWAYS_FIRST`], the one the student gave everywhere.
 /// `None` when every small game outside theirs is answered right by the misconception.
 pub fn worked_example(
     explainer: &dyn Explainer,
@@ -771,22 +771,38 @@ pub fn worked_example(
         .filter_map(|input| explainer.games(input))
         .flatten()
         .collect();
+    let misconceived = |game: &str| {
+        if misconception == ALWAYS_FIRST {
+            Some(constant.to_owned())
+        } else {
+            explainer.misconceived(misconception.id, game)
+        }
+    };
+    // Games differ while their proofs read alike (one that never names the other pile): a
+    // proof of one of hers would prove her answer, so the example's must be none of theirs.
+    let their_proofs: std::collections::BTreeSet<String> = theirs
+        .iter()
+        .flat_map(|game| {
+            let proof = explainer.certificate(game, misconceived(game).as_deref());
+            [proof.en, proof.vi]
+        })
+        .collect();
     explainer
         .small_games()
         .into_iter()
         .filter(|game| !theirs.contains(game))
         .find_map(|game| {
-            let answer = if misconception == ALWAYS_FIRST {
-                constant.to_owned()
-            } else {
-                explainer.misconceived(misconception.id, &game)?
-            };
+            let answer = misconceived(&game)?;
             if explainer.is_right(&game, &answer, case_sensitive) {
+                return None;
+            }
+            let certificate = explainer.certificate(&game, Some(&answer));
+            if their_proofs.contains(&certificate.en) || their_proofs.contains(&certificate.vi) {
                 return None;
             }
             Some(Counterexample {
                 expected: explainer.answer(&game),
-                certificate: explainer.certificate(&game, Some(&answer)),
+                certificate,
                 got: answer,
                 misconception: Some(misconception),
                 position: game,
@@ -1216,6 +1232,23 @@ mod tests {
             yes(piles.iter().fold(0, |a, b| a ^ b) != 0),
             yes(piles.iter().sum::<u64>() % 2 == 1),
         )
+    }
+
+    #[test]
+    fn a_worked_example_never_reads_as_the_proof_of_one_of_hers() {
+        // SC4's proof for a first bowl of one chestnut never names the second: "1 1" and her
+        // "1 45" read alike, so the example must be another game.
+        let sc4 = families::by_name("sc4").unwrap();
+        let explainer = sc4.explainer().unwrap();
+        let hers = explainer.certificate("1 45\n", Some("1000"));
+        assert_eq!(explainer.certificate("1 1\n", Some("1000")), hers);
+        let example = worked_example(explainer, true, ALWAYS_FIRST, "1000", &["1 45\n"]).unwrap();
+        assert_ne!(example.certificate.en, hers.en, "{example:?}");
+        assert_ne!(example.certificate.vi, hers.vi, "{example:?}");
+        assert!(
+            !explainer.is_right(&example.position, "1000", true),
+            "{example:?}"
+        );
     }
 
     #[test]
