@@ -97,6 +97,8 @@ impl Locale {
 #[derive(Debug, Clone)]
 struct Asked {
     locale: Locale,
+    /// The API's `?lang=`: it outranks everything else for this request.
+    named: Option<Locale>,
     /// The caller's own preference, once they are known: it outranks the request's choice for
     /// everything answered after (the API's error bodies, error pages).
     preferred: Cell<Option<Locale>>,
@@ -112,6 +114,7 @@ tokio::task_local! {
 pub async fn scope(request: Request, next: Next) -> Response {
     let asked = Asked {
         locale: Locale::of_request(request.headers()),
+        named: named_by_query(request.uri()),
         preferred: Cell::new(None),
         path: request
             .uri()
@@ -126,8 +129,21 @@ pub async fn scope(request: Request, next: Next) -> Response {
 /// else the cookie's or the browser's (English outside a request).
 pub fn current() -> Locale {
     ASKED
-        .try_with(|a| a.preferred.get().unwrap_or(a.locale))
+        .try_with(|a| a.named.or(a.preferred.get()).unwrap_or(a.locale))
         .unwrap_or_default()
+}
+
+/// An API request's `?lang=` (pages use `lang` for a statement's language alone); an unknown
+/// tag names nothing.
+fn named_by_query(uri: &axum::http::Uri) -> Option<Locale> {
+    if !uri.path().starts_with("/api/") {
+        return None;
+    }
+    uri.query()?
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "lang")
+        .and_then(|(_, tag)| Locale::parse(tag))
 }
 
 /// Notes who is calling: from now on this request is answered in their preferred language.
@@ -151,7 +167,10 @@ pub fn current_path() -> String {
 
 /// The language to answer `user` in: their preference when they set one.
 pub fn for_caller(user: Option<&User>) -> Locale {
-    user.and_then(preference).unwrap_or_else(current)
+    let named = ASKED.try_with(|a| a.named).ok().flatten();
+    named
+        .or_else(|| user.and_then(preference))
+        .unwrap_or_else(current)
 }
 
 /// The switch's cookie, kept a year.

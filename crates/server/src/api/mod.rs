@@ -39,7 +39,9 @@ use error::ApiError;
         description = "An online judge for combinatorial game theory. Authenticate with \
                        `Authorization: Bearer <token>` (scripts, the CLI) or the session cookie \
                        set by `POST /api/v1/login` (browsers). Errors are \
-                       `{ \"error\": code, \"message\": text }`."
+                       `{ \"error\": code, \"message\": text }`. Words for a reader (messages, \
+                       explanations) are in the caller's language: `?lang=en` or `?lang=vi` on \
+                       any call, else the account's preference, else `Accept-Language`."
     ),
     modifiers(&Security),
     tags(

@@ -782,6 +782,16 @@ async fn explanations(store: Store) {
         seen["explanation"]["misconception"]["title"], "Tính chẵn lẻ của tổng",
         "the API in her language: {seen}"
     );
+    let (_, seen) = world
+        .get(
+            &format!("/api/v1/submissions/{sams_homework}?lang=en"),
+            &sam,
+        )
+        .await;
+    assert_eq!(
+        seen["explanation"]["misconception"]["title"], "The parity of the total",
+        "?lang= picks another: {seen}"
+    );
     let (_, html) = world.page(&format!("/submissions/{sams_quiz}"), &sam).await;
     assert!(!html.contains("John thua."), "{html}");
 
