@@ -14,15 +14,13 @@ use std::path::Path;
 
 use crate::common;
 
-use common::{Server, textarea, unescape, zip_of};
+use common::{Browser, Server, textarea, unescape, zip_of};
 use grundy_server::domain::accounts;
 use grundy_server::{Registration, RequestLimits, SESSION_COOKIE};
 use grundy_store::{
     NewSubmission, Outcome, Role, Submission, SubmissionKind, SubmissionQuery, SubmissionStatus,
 };
-use reqwest::header::{
-    CACHE_CONTROL, CONTENT_TYPE, COOKIE, LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE,
-};
+use reqwest::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
@@ -54,9 +52,6 @@ trait PagesServer {
     async fn role_of(&self, name: &str) -> Option<Role>;
     async fn submission(&self, id: i64) -> (Submission, String);
     async fn submission_count(&self, user: &Account) -> usize;
-    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder;
-    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
-    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
     fn cross_site_posts(&self, path: &str, cookie: Option<&str>) -> [RequestBuilder; 2];
 }
 
@@ -97,25 +92,6 @@ impl PagesServer for Server {
             .await
             .unwrap()
             .len()
-    }
-
-    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder {
-        let request = self.client.request(method, format!("{}{path}", self.url));
-        match cookie {
-            Some(cookie) => request.header(COOKIE, cookie),
-            None => request,
-        }
-    }
-
-    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
-        self.request(Method::GET, path, cookie)
-    }
-
-    /// A form post from one of this site's own pages, with the headers a browser adds.
-    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
-        self.request(Method::POST, path, cookie)
-            .header(ORIGIN, &self.url)
-            .header("sec-fetch-site", "same-origin")
     }
 
     /// The same post made by a page on another site, told either way a browser tells it.

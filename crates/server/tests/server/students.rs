@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::common;
 
-use common::{Postgres, Server, textarea, unescape};
+use common::{Browser, Postgres, Server, textarea, unescape};
 use grundy_judge::Verdict;
 use grundy_judge::naming::TestName;
 use grundy_server::domain::accounts;
@@ -20,7 +20,7 @@ use grundy_server::{Clock, Registration, RequestLimits, SESSION_COOKIE};
 use grundy_store::{
     AssignmentSpec, Feedback, MemberRole, Outcome, Role, Scoring, Store, SubmissionKind, TestRow,
 };
-use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, ORIGIN, SET_COOKIE};
+use reqwest::header::{CONTENT_TYPE, LOCATION, SET_COOKIE};
 use reqwest::multipart::Form;
 use reqwest::{Method, RequestBuilder};
 
@@ -95,9 +95,6 @@ impl Page {
 /// This file's ways of talking to the server (a trait, since other test modules add theirs).
 trait StudentsServer {
     async fn user(&self, name: &str, role: Role) -> Account;
-    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder;
-    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
-    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
 }
 
 impl StudentsServer for Server {
@@ -110,25 +107,6 @@ impl StudentsServer for Server {
             id: user.id,
             cookie: format!("{SESSION_COOKIE}={secret}"),
         }
-    }
-
-    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder {
-        let request = self.client.request(method, format!("{}{path}", self.url));
-        match cookie {
-            Some(cookie) => request.header(COOKIE, cookie),
-            None => request,
-        }
-    }
-
-    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
-        self.request(Method::GET, path, cookie)
-    }
-
-    /// A form post from one of this site's pages, with the headers a browser adds.
-    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
-        self.request(Method::POST, path, cookie)
-            .header(ORIGIN, &self.url)
-            .header("sec-fetch-site", "same-origin")
     }
 }
 

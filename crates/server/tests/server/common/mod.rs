@@ -8,6 +8,7 @@ use grundy_problems::Catalogue;
 use grundy_server::domain::accounts;
 use grundy_server::{AppState, Clock, RequestLimits, Telemetry};
 use grundy_store::{Role, Store, User};
+use reqwest::{Method, RequestBuilder};
 use tokio::sync::oneshot;
 
 pub struct Server {
@@ -144,7 +145,7 @@ impl Server {
     /// (`null` when it is not).
     pub async fn call(
         &self,
-        method: reqwest::Method,
+        method: Method,
         path: &str,
         token: &str,
         body: Option<serde_json::Value>,
@@ -171,13 +172,13 @@ impl Server {
     /// Accepts, as the holder of `token`, every invitation waiting for them; how many there were.
     pub async fn accept_invitations(&self, token: &str) -> usize {
         let (status, listed) = self
-            .call(reqwest::Method::GET, "/api/v1/invitations", token, None)
+            .call(Method::GET, "/api/v1/invitations", token, None)
             .await;
         assert_eq!(status, 200, "{listed}");
         let invitations = listed["invitations"].as_array().unwrap();
         for invitation in invitations {
             let path = format!("/api/v1/invitations/{}/accept", invitation["id"]);
-            let (status, joined) = self.call(reqwest::Method::POST, &path, token, None).await;
+            let (status, joined) = self.call(Method::POST, &path, token, None).await;
             assert_eq!(status, 200, "{joined}");
         }
         invitations.len()
@@ -358,4 +359,32 @@ pub fn promtool_accepts(test: &str, exposition: &str) -> bool {
         String::from_utf8_lossy(&out.stderr)
     );
     true
+}
+
+/// Requests as a browser makes them, signed in by a session cookie or not: for the page tests.
+pub trait Browser {
+    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder;
+
+    fn get(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
+        self.request(Method::GET, path, cookie)
+    }
+
+    /// A form post from one of this site's own pages, with the headers a browser adds.
+    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder;
+}
+
+impl Browser for Server {
+    fn request(&self, method: Method, path: &str, cookie: Option<&str>) -> RequestBuilder {
+        let request = self.client.request(method, format!("{}{path}", self.url));
+        match cookie {
+            Some(cookie) => request.header(reqwest::header::COOKIE, cookie),
+            None => request,
+        }
+    }
+
+    fn post(&self, path: &str, cookie: Option<&str>) -> RequestBuilder {
+        self.request(Method::POST, path, cookie)
+            .header(reqwest::header::ORIGIN, &self.url)
+            .header("sec-fetch-site", "same-origin")
+    }
 }
